@@ -44,7 +44,10 @@ class TestRestAccountingEndToEnd {
         }
     }
 
-    /** The job as accounting keeps it, from sluice-dbd with the same token, as sacct shows it. */
+    /**
+     * The job as accounting keeps it, from sluice-dbd with the same token, as sacct shows it; from
+     * v0.0.44 its record changed over REST and with sacctmgr modify job, as sacct then shows it.
+     */
     @ParameterizedTest
     @EnumSource(ApiVersion.class)
     void aFinishedJobIsInAccounting(ApiVersion v) throws Exception {
@@ -65,6 +68,34 @@ class TestRestAccountingEndToEnd {
         String sacct = cluster.command("sacct", "-n", "-X", "-P", "-j", "" + job, "-o", "State,ExitCode")
                 .out();
         assertThat(sacct).isEqualTo("FAILED|3:0\n");
+        if (v.compareTo(ApiVersion.V0044) >= 0) {
+            // Its record changed as sacctmgr modify job changes it, read back with sacct.
+            RestCluster.Answer changed = api.send(
+                    "POST",
+                    v.slurmdbPrefix() + "job/" + job,
+                    "{\"comment\": {\"job\": \"via rest\", \"administrator\": \"adm\"},"
+                            + " \"derived_exit_code\": {\"return_code\": {\"set\": true, \"number\": 1}}}");
+            assertThat(changed.status()).as(changed.body().toString()).isEqualTo(200);
+            OpenApiDocs.of(v).assertValidFor("openapi_job_modify_resp", changed.body());
+            assertThat(changed.body().at("/results/0").asText()).startsWith(job + " submitted at ");
+            assertThat(cluster.command(
+                                    "sacct",
+                                    "-n",
+                                    "-X",
+                                    "-P",
+                                    "-j",
+                                    "" + job,
+                                    "-o",
+                                    "Comment,AdminComment,DerivedExitCode")
+                            .out())
+                    .isEqualTo("via rest|adm|1:0\n");
+            assertThat(cluster.command("sacctmgr", "-i", "modify", "job", "where", "jobid=" + job, "set", "comment=cli")
+                            .out())
+                    .startsWith(" Modified jobs...\n  " + job + " submitted at ");
+            assertThat(cluster.command("sacct", "-n", "-X", "-P", "-j", "" + job, "-o", "Comment")
+                            .out())
+                    .isEqualTo("cli\n");
+        }
         RestCluster.Answer tres = api.send("GET", v.slurmdbPrefix() + "tres", null);
         OpenApiDocs.of(v).assertValidFor("openapi_tres_resp", tres.body());
         assertThat(tres.body().get("TRES")).isNotEmpty();

@@ -8,6 +8,9 @@ import dev.sluice.protocol.v1.DbdResponse;
 import dev.sluice.protocol.v1.JobQueryResult;
 import dev.sluice.protocol.v1.JobState;
 import dev.sluice.protocol.v1.ListTresResult;
+import dev.sluice.protocol.v1.ModifiedJob;
+import dev.sluice.protocol.v1.ModifyJobsRequest;
+import dev.sluice.protocol.v1.ModifyResult;
 import dev.sluice.protocol.v1.TresEntry;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +24,7 @@ final class FakeAccounting {
     final List<DbdRequest> seen = new ArrayList<>();
     volatile boolean down;
 
-    private final List<AccountedJob> jobs = List.of(
+    private final List<AccountedJob> jobs = new ArrayList<>(List.of(
             AccountedJob.newBuilder()
                     .setCluster("test")
                     .setJobId(7)
@@ -76,7 +79,7 @@ final class FakeAccounting {
                     .setNumNodes(1)
                     .setTimeLimitMinutes(0xFFFFFFFF)
                     .setAllocTres("cpu=1,mem=500M,node=1,billing=1")
-                    .build());
+                    .build()));
 
     /** The clusters the database has: this one, and those added. */
     final List<String> clusters = new ArrayList<>(List.of("test"));
@@ -113,6 +116,7 @@ final class FakeAccounting {
             case DELETE_QOS -> out.setDeleted(qos.delete(r.getDeleteQos()));
             case ADD_ACCOUNTS -> out.setAdded(associations.addAccounts(r.getAddAccounts()));
             case MODIFY_ASSOC -> out.setModified(associations.modify(r.getModifyAssoc()));
+            case MODIFY_JOBS -> out.setModified(modifyJobs(user, r.getModifyJobs()));
             case QUERY_JOBS -> {
                 var q = r.getQueryJobs();
                 out.setJobs(JobQueryResult.newBuilder()
@@ -174,6 +178,50 @@ final class FakeAccounting {
             case LIST_ASSOC -> out.setListed(associations.list(r.getListAssoc()));
             case LIST_QOS -> out.setListedQos(qos.list(r.getListQos()));
             default -> throw new AccountingException("unexpected " + r.getBodyCase());
+        }
+        return out.build();
+    }
+
+    /**
+     * As sluice-dbd's JobEdits: a job's owner its own job's comment and exit code, operators
+     * anything; unknown jobs and a new wckey change nothing, with the daemon's note.
+     */
+    private ModifyResult modifyJobs(String user, ModifyJobsRequest r) throws AccountingException {
+        boolean operator = OPERATORS.contains(user);
+        List<Integer> found = new ArrayList<>();
+        for (int i = 0; i < jobs.size(); i++) {
+            AccountedJob j = jobs.get(i);
+            if (!r.getJobIdsList().contains(j.getJobId())) {
+                continue;
+            }
+            if (!operator && (!j.getUserName().equals(user) || r.hasAdminComment() || r.hasSystemComment())) {
+                throw new AccountingException("Access/permission denied", 2002);
+            }
+            found.add(i);
+        }
+        ModifyResult.Builder out = ModifyResult.newBuilder();
+        if (found.isEmpty() || r.hasWckey()) {
+            return out.setNote(found.isEmpty() ? "Request didn't affect anything" : "No error")
+                    .build();
+        }
+        for (int i : found) {
+            AccountedJob.Builder j = jobs.get(i).toBuilder();
+            if (r.hasComment()) {
+                j.setComment(r.getComment());
+            }
+            if (r.hasAdminComment()) {
+                j.setAdminComment(r.getAdminComment());
+            }
+            if (r.hasSystemComment()) {
+                j.setSystemComment(r.getSystemComment());
+            }
+            if (r.hasDerivedExitStatus()) {
+                j.setDerivedExitStatus(r.getDerivedExitStatus());
+            }
+            if (r.getCommit()) {
+                jobs.set(i, j.build());
+            }
+            out.addJobs(ModifiedJob.newBuilder().setJobId(j.getJobId()).setSubmitTime(j.getSubmitTime()));
         }
         return out.build();
     }

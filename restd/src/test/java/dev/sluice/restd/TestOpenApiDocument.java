@@ -62,7 +62,7 @@ class TestOpenApiDocument {
         }
         int all = 0;
         for (ApiVersion v : ApiVersion.values()) {
-            all += SlurmApi.routes(v).size() + SlurmdbApi.ROUTES.size();
+            all += SlurmApi.routes(v).size() + SlurmdbApi.routes(v).size();
         }
         assertThat(checked).hasSize(all);
         // Reservation writes came with v0.0.43, node creation and resource layouts with
@@ -71,6 +71,9 @@ class TestOpenApiDocument {
         assertThat(SlurmApi.routes(ApiVersion.V0043)).hasSize(SlurmApi.ROUTES.size() - 4);
         assertThat(SlurmApi.routes(ApiVersion.V0044)).hasSize(SlurmApi.ROUTES.size() - 2);
         assertThat(SlurmApi.routes(ApiVersion.V0045)).hasSize(SlurmApi.ROUTES.size());
+        // Job record changes came with v0.0.44.
+        assertThat(SlurmdbApi.routes(ApiVersion.V0043)).hasSize(SlurmdbApi.ROUTES.size() - 2);
+        assertThat(SlurmdbApi.routes(ApiVersion.V0044)).hasSize(SlurmdbApi.ROUTES.size());
     }
 
     /**
@@ -136,7 +139,7 @@ class TestOpenApiDocument {
             for (Route r : SlurmApi.routes(v)) {
                 assertServed(v.slurmPrefix(), r);
             }
-            for (Route r : SlurmdbApi.ROUTES) {
+            for (Route r : SlurmdbApi.routes(v)) {
                 assertServed(v.slurmdbPrefix(), r);
             }
         }

@@ -114,6 +114,7 @@ public final class DbdServer implements AutoCloseable {
                     new UsageQueries(db.dataSource()),
                     new dev.sluice.dbd.store.TresStore(db.dataSource()),
                     new dev.sluice.dbd.store.WckeyStore(db.dataSource()),
+                    new dev.sluice.dbd.store.JobEdits(db.dataSource()),
                     operators(),
                     changes,
                     stats);

@@ -8,6 +8,7 @@ import dev.sluice.common.text.ControlCharacters;
 import dev.sluice.dbd.model.RpcStatistics;
 import dev.sluice.dbd.store.AssociationEdits;
 import dev.sluice.dbd.store.AssociationStore;
+import dev.sluice.dbd.store.JobEdits;
 import dev.sluice.dbd.store.JobQueries;
 import dev.sluice.dbd.store.QosStore;
 import dev.sluice.dbd.store.TresStore;
@@ -36,6 +37,7 @@ final class QueryHandler {
     private final UsageQueries usage;
     private final TresStore tres;
     private final WckeyStore wckeys;
+    private final JobEdits jobEdits;
     private final Set<Long> operators;
     private final PolicyChanges changed;
     private final Statistics stats;
@@ -49,6 +51,7 @@ final class QueryHandler {
             UsageQueries usage,
             TresStore tres,
             WckeyStore wckeys,
+            JobEdits jobEdits,
             Set<Long> operators,
             PolicyChanges changed,
             Statistics stats) {
@@ -59,6 +62,7 @@ final class QueryHandler {
         this.usage = requireNonNull(usage, "usage is null");
         this.tres = requireNonNull(tres, "tres is null");
         this.wckeys = requireNonNull(wckeys, "wckeys is null");
+        this.jobEdits = requireNonNull(jobEdits, "jobEdits is null");
         this.operators = Set.copyOf(operators);
         this.changed = requireNonNull(changed, "changed is null");
         this.stats = requireNonNull(stats, "stats is null");
@@ -109,8 +113,10 @@ final class QueryHandler {
             return out.setError(error(ErrorCode.ACCESS_DENIED, ErrorCode.ACCESS_DENIED.text()))
                     .build();
         }
+        long uid = Integer.toUnsignedLong(request.getIdentity().getUid());
         try {
-            if (changes) {
+            // A job's comments are shown by sacct to every user, as the names below.
+            if (changes || request.getBodyCase() == DbdRequest.BodyCase.MODIFY_JOBS) {
                 // Names, descriptions and organizations are shown to every user by sacctmgr,
                 // sacct and squeue: no control character may forge lines there.
                 refuseControlCharacters(request);
@@ -137,6 +143,10 @@ final class QueryHandler {
                             java.time.Instant.now().getEpochSecond()));
                 case LIST_TRES -> out.setListedTres(tres.list(request.getListTres()));
                 case LIST_WCKEYS -> out.setListedWckeys(wckeys.list(request.getListWckeys()));
+                // Not operators only: a job's owner changes its own record (jobEdits decides).
+                case MODIFY_JOBS ->
+                    out.setModified(jobEdits.modify(
+                            request.getModifyJobs(), new JobEdits.Caller(uid, operators.contains(uid))));
                 case GET_STATS -> out.setStats(StatsWire.of(stats.read(), stats.now()));
                 // The clear itself is the first request counted after it (as slurmdbd counts it).
                 case CLEAR_STATS -> stats.clear();
@@ -146,6 +156,8 @@ final class QueryHandler {
             if (changes && !out.hasError() && request.getBodyCase() != DbdRequest.BodyCase.CLEAR_STATS) {
                 changed.changed();
             }
+        } catch (JobEdits.Denied e) {
+            out.setError(error(ErrorCode.ACCESS_DENIED, ErrorCode.ACCESS_DENIED.text()));
         } catch (IllegalArgumentException e) {
             // A refusal in the command's own words (sacctmgr prints it as is).
             out.setError(error(ErrorCode.INVALID_ARGUMENT, e.getMessage()));

@@ -43,6 +43,7 @@ final class RpcTypes {
                         DBD_MODIFY_CLUSTERS);
             case ADD_QOS -> DBD_ADD_QOS;
             case MODIFY_QOS -> DBD_MODIFY_QOS;
+            case MODIFY_JOBS -> DBD_MODIFY_JOB;
             case LIST_QOS -> DBD_GET_QOS;
             case DELETE_QOS -> DBD_REMOVE_QOS;
             // sreport's cluster reports read the cluster's rollups, its user and account reports
@@ -66,6 +67,7 @@ final class RpcTypes {
             case MODIFY_ASSOC -> r.getModifyAssoc().getCommit();
             case ADD_QOS -> r.getAddQos().getCommit();
             case MODIFY_QOS -> r.getModifyQos().getCommit();
+            case MODIFY_JOBS -> r.getModifyJobs().getCommit();
             case DELETE_QOS -> r.getDeleteQos().getCommit();
             default -> false;
         };

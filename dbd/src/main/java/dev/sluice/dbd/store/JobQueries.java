@@ -41,9 +41,10 @@ public final class JobQueries {
                 + " j.end_time, j.state, j.exit_status, j.node_list, j.num_nodes, j.alloc_cpus, j.tres_req,"
                 + " j.tres_alloc, j.time_limit, j.work_dir, j.display_id, j.array_job_id, j.array_task_id,"
                 + " j.req_cpus, j.req_nodes, j.requid, j.priority, j.state_reason, j.constraints,"
-                // DerivedExitCode: the highest status of the srun steps, not the batch script's.
-                + " (SELECT MAX(s.exit_status) FROM steps s WHERE s.job_ref = j.id AND s.step_id < " + SPECIAL_STEPS
-                + "),"
+                // DerivedExitCode: one set by hand (sacctmgr modify job), else the highest
+                // status of the srun steps, not the batch script's.
+                + " COALESCE(j.derived_ec_set, (SELECT MAX(s.exit_status) FROM steps s WHERE s.job_ref = j.id"
+                + " AND s.step_id < " + SPECIAL_STEPS + ")),"
                 + " (SELECT MIN(a.id) FROM acct_associations a WHERE a.cluster_name = k.name"
                 + " AND a.account = j.account AND a.user_name = j.user_name AND a.partition_name = ''),"
                 // Slurm numbers QOS as they are created, normal first.
@@ -57,7 +58,7 @@ public final class JobQueries {
                 + " FROM reservations r WHERE r.cluster_id = j.cluster_id AND r.resv_id = j.resv_id"
                 + " AND ((r.time_start < j.submit_time AND (r.time_end >= j.submit_time OR r.time_end = 0))"
                 + " OR r.time_start > j.submit_time)), '') ELSE j.resv_name END,"
-                + " j.resv_id, j.suspended, j.wckey"
+                + " j.resv_id, j.suspended, j.wckey, j.comment, j.admin_comment, j.system_comment"
                 + " FROM jobs j JOIN clusters k ON k.id = j.cluster_id"
                 + " WHERE 1 = 1");
         List<Object> args = new ArrayList<>();
@@ -223,13 +224,16 @@ public final class JobQueries {
                 .setPriority((int) rs.getLong(31))
                 .setReason(rs.getString(32))
                 .setConstraints(rs.getString(33))
-                .setDerivedExitStatus(rs.getInt(34))
+                .setDerivedExitStatus((int) rs.getLong(34))
                 .setAssocId(rs.getLong(35))
                 .setQosId(rs.getInt(36))
                 .setReservation(rs.getString(37))
                 .setReservationId((int) rs.getLong(38))
                 .setSuspendedSeconds(rs.getLong(39))
                 .setWckey(rs.getString(40))
+                .setComment(rs.getString(41))
+                .setAdminComment(rs.getString(42))
+                .setSystemComment(rs.getString(43))
                 .setDbIndex(rs.getLong(1));
         long requid = rs.getLong(30);
         if (requid >= 0) {

@@ -49,9 +49,10 @@ final class Jobs38 {
         }
         o.put("cluster", j.getCluster());
         ObjectNode comment = o.putObject("comment");
-        comment.putNull("administrator");
-        comment.putNull("job");
-        comment.putNull("system");
+        // null until sacctmgr modify job sets one, as slurmrestd 22.05 prints an unset string.
+        text(comment, "administrator", j.getAdminComment());
+        text(comment, "job", j.getComment());
+        text(comment, "system", j.getSystemComment());
         o.put("constraints", j.getConstraints());
         o.putNull("container");
         o.set("derived_exit_code", exitCode());
@@ -194,5 +195,13 @@ final class Jobs38 {
 
     private static long elapsed(long start, long end) {
         return start > 0 && end >= start ? end - start : 0;
+    }
+
+    private static void text(ObjectNode o, String name, String value) {
+        if (value.isEmpty()) {
+            o.putNull(name);
+        } else {
+            o.put(name, value);
+        }
     }
 }

@@ -41,7 +41,7 @@ public final class OpenApiDocument {
         for (ApiVersion v : ApiVersion.values()) {
             String parser = "v" + v.number();
             add(paths, schemas, new Api(v.slurmPrefix(), parser, parser + "_", "slurm"), SlurmApi.routes(v));
-            add(paths, schemas, new Api(v.slurmdbPrefix(), parser, parser + "_", "slurmdb"), SlurmdbApi.ROUTES);
+            add(paths, schemas, new Api(v.slurmdbPrefix(), parser, parser + "_", "slurmdb"), SlurmdbApi.routes(v));
         }
         // 22.05's names carry their parser already (v0.0.38_pings, dbv0.0.38_account_info), and
         // its paths end without a slash (/slurm/v0.0.38/ping).

@@ -39,6 +39,11 @@ final class DbJobJson {
         assoc.put("user", j.getUserName());
         assoc.put("id", j.getAssocId());
         o.put("cluster", j.getCluster());
+        // Set by sacctmgr modify job or POST job/{id}; empty until then.
+        o.putObject("comment")
+                .put("administrator", j.getAdminComment())
+                .put("job", j.getComment())
+                .put("system", j.getSystemComment());
         o.put("constraints", j.getConstraints());
         o.set("derived_exit_code", JobJson.exitCode(j.getState(), j.getDerivedExitStatus()));
         o.set("exit_code", JobJson.exitCode(j.getState(), j.getExitStatus()));

@@ -27,7 +27,8 @@ import java.util.Optional;
  * plain user's change is its 2002, and changes nothing). This class routes a request and turns
  * failures into answers; {@link SlurmdbReads} answers the reads, {@link DbWrites} holds what the
  * writes share ({@link AccountChanges}, {@link UserChanges}, {@link AssocChanges}, {@link
- * QosChanges}, {@link ClusterChanges}, {@link WckeyChanges}, {@link ConfigChanges}), with the
+ * QosChanges}, {@link ClusterChanges}, {@link WckeyChanges}, {@link ConfigChanges}, {@link
+ * JobChanges}), with the
  * parameters {@link QueryParams} reads.
  */
 public final class SlurmdbApi {
@@ -65,6 +66,18 @@ public final class SlurmdbApi {
                     "openapi_slurmdbd_jobs_resp",
                     (q, arg) ->
                             q.reads().jobs(q.dbd, q.out, JobQuery.newBuilder().addJobIds(QueryParams.jobId(arg))))
+            .post(
+                    "job/{job_id}",
+                    "change a job's accounting record, as sacctmgr modify job (its owner or operators)",
+                    "openapi_job_modify_resp",
+                    "job_modify",
+                    (q, arg) -> JobChanges.one(q.dbd, q.out, arg, q.call.body(), q.api.cluster, q.api.zone))
+            .post(
+                    "jobs/",
+                    "change jobs' accounting records, as sacctmgr modify job (their owner or operators)",
+                    "openapi_job_modify_resp",
+                    "openapi_job_modify_req",
+                    (q, arg) -> JobChanges.many(q.dbd, q.out, q.call.body(), q.api.cluster, q.api.zone))
             .get(
                     "tres/",
                     "the TRES and their ids",
@@ -237,8 +250,19 @@ public final class SlurmdbApi {
                     (q, arg) -> SlurmdbReads.instances(q.out))
             .build();
 
-    /** What this tree serves, in the order the document lists it. */
+    /** What this tree serves in its latest version, in the order the document lists it. */
     public static final List<Route> ROUTES = ENDPOINTS.routes();
+
+    /** The routes of {@link #ROUTES} that data parser {@code v} has: job record changes from v0.0.44. */
+    public static List<Route> routes(ApiVersion v) {
+        return endpoints(v).routes();
+    }
+
+    private static Endpoints<Request> endpoints(ApiVersion v) {
+        return ENDPOINTS.only(r -> v.compareTo(ApiVersion.V0044) >= 0
+                || !r.method().equals("POST")
+                || !r.template().startsWith("job"));
+    }
 
     /**
      * Where this cluster's controller listens (its first SlurmctldHost and SlurmctldPort), which
@@ -257,16 +281,22 @@ public final class SlurmdbApi {
     private final ApiVersion version;
     private final String cluster;
     private final SlurmdbReads reads;
+    /** Where the submission times of changed jobs are printed (slurmdbd's local time). */
+    private final java.time.ZoneId zone;
+
+    private final Endpoints<Request> served;
 
     public SlurmdbApi(ApiVersion version, String cluster, Control control, Clock clock) {
         this.version = requireNonNull(version, "version is null");
         this.cluster = requireNonNull(cluster, "cluster is null");
         this.reads = new SlurmdbReads(cluster, control, clock);
+        this.zone = clock.getZone();
+        this.served = endpoints(version);
     }
 
     /** Empty when no endpoint of this version matches (the server answers 404 then). */
     public Optional<Reply> handle(Call call) {
-        Optional<Endpoints.Bound<Request>> match = ENDPOINTS.match(
+        Optional<Endpoints.Bound<Request>> match = served.match(
                 call.method(), call.path().substring(version.slurmdbPrefix().length()));
         if (match.isEmpty()) {
             return Optional.empty();
@@ -324,6 +354,11 @@ public final class SlurmdbApi {
             case "DELETE account/*" -> body.putArray("removed_accounts");
             case "DELETE cluster/*" -> body.putArray("deleted_clusters");
             case "POST users_association" -> body.put("added_users", "");
+            case "POST job/*", "POST jobs" -> {
+                if (!body.has("results")) {
+                    body.putArray("results");
+                }
+            }
             case "GET instances", "GET instance" -> body.putArray("instances");
             case "GET diag" -> body.putObject("statistics");
             default -> {

@@ -20,7 +20,7 @@ import java.util.function.Function;
  */
 enum SacctField {
     ACCOUNT("Account", 10, both((j, c) -> j.getAccount())),
-    ADMIN_COMMENT("AdminComment", 15, blank()),
+    ADMIN_COMMENT("AdminComment", 15, job((j, c) -> j.getAdminComment())),
     ALLOC_CPUS("AllocCPUS", 10, (r, c) -> Integer.toString(SacctValues.cpus(r))),
     ALLOC_NODES(
             "AllocNodes", 10, (r, c) -> Integer.toString(r.isStep() ? r.step().getNumNodes() : allocNodes(r.job()))),
@@ -39,7 +39,7 @@ enum SacctField {
     AVE_VM_SIZE("AveVMSize", 10, blank()),
     BLOCK_ID("BlockID", 16, blank()),
     CLUSTER("Cluster", 10, both((j, c) -> j.getCluster())),
-    COMMENT("Comment", 14, blank()),
+    COMMENT("Comment", 14, job((j, c) -> j.getComment())),
     CONSTRAINTS("Constraints", 19, job((j, c) -> j.getConstraints())),
     CONSUMED_ENERGY("ConsumedEnergy", 14, fixed("0")),
     CONSUMED_ENERGY_RAW("ConsumedEnergyRaw", 17, fixed("0")),
@@ -143,7 +143,7 @@ enum SacctField {
             "Suspended",
             10,
             (r, c) -> r.isStep() ? "00:00:00" : SacctTimes.duration(r.job().getSuspendedSeconds())),
-    SYSTEM_COMMENT("SystemComment", 15, blank()),
+    SYSTEM_COMMENT("SystemComment", 15, job((j, c) -> j.getSystemComment())),
     SYSTEM_CPU("SystemCPU", 10, fixed("00:00:00")),
     TIMELIMIT("Timelimit", 10, job((j, c) -> SacctTimes.limit(j.getTimeLimitMinutes()))),
     TIMELIMIT_RAW("TimelimitRaw", 10, job((j, c) -> SacctValues.limitMinutes(j.getTimeLimitMinutes()))),

@@ -40,8 +40,11 @@ final class SacctJson {
         boolean array = j.getArrayJobId() != 0;
         w.beginObject();
         string(w, "account", j.getAccount());
+        // Set only by sacctmgr modify job; null until then.
         w.name("comment").beginObject();
-        w.nullField("administrator").nullField("job").nullField("system");
+        string(w, "administrator", j.getAdminComment());
+        string(w, "job", j.getComment());
+        string(w, "system", j.getSystemComment());
         w.endObject();
         w.field("allocation_nodes", j.getNumNodes());
         w.name("array").beginObject();

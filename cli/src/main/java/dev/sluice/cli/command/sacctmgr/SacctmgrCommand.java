@@ -174,13 +174,16 @@ public final class SacctmgrCommand implements Command {
         // sacctmgr lists reservations only: accounting learns them from the controller.
         boolean resv = words.size() >= 2 && kind.equals("list") && SacctmgrReservations.names(words.get(1));
         boolean wckeys = words.size() >= 2 && kind.equals("list") && SacctmgrWckeys.names(words.get(1));
-        AssocEntity entity = words.size() < 2 || qos || tres || resv || stats || wckeys ? null : entity(words.get(1));
+        // Job records are modified only (sacctmgr lists them through sacct).
+        boolean jobs = words.size() >= 2 && kind.equals("modify") && SacctmgrJobs.names(words.get(1));
+        AssocEntity entity =
+                words.size() < 2 || qos || tres || resv || stats || wckeys || jobs ? null : entity(words.get(1));
         if (kind.equals("modify") && (entity == AssocEntity.ASSOCIATIONS || entity == AssocEntity.CLUSTERS)) {
             // sacctmgr modifies associations through their user or account.
             err.println(NO_MODIFY_ENTITY);
             return 1;
         }
-        if (entity == null && !qos && !tres && !resv && !stats && !wckeys) {
+        if (entity == null && !qos && !tres && !resv && !stats && !wckeys && !jobs) {
             err.println(
                     switch (kind) {
                         case "add", "delete" -> NO_CHANGE_ENTITY.formatted(kind);
@@ -208,6 +211,9 @@ public final class SacctmgrCommand implements Command {
             }
             if (wckeys) {
                 return new SacctmgrWckeys(s).list(specs);
+            }
+            if (jobs) {
+                return new SacctmgrJobs(s).modify(specs);
             }
             if (qos) {
                 SacctmgrQos q = new SacctmgrQos(s);

@@ -35,7 +35,12 @@ final class SacctmgrAgainstFakeDbd implements AutoCloseable {
     }
 
     Output run(String... args) {
-        return TestingInvocations.run(new SacctmgrCommand(), TestingInvocations.invocation(dir, env, "", args));
+        return typing("", args);
+    }
+
+    /** sacctmgr with {@code stdin} as what the user types (its confirmation). */
+    Output typing(String stdin, String... args) {
+        return TestingInvocations.run(new SacctmgrCommand(), TestingInvocations.invocation(dir, env, stdin, args));
     }
 
     @Override
