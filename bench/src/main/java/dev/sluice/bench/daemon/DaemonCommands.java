@@ -55,8 +55,9 @@ public final class DaemonCommands {
     }
 
     /**
-     * sluice-restd as {@code ./sluice up} starts it (256 MiB, serial GC, on loopback), on a port
-     * the kernel picks; whoever runs the benchmark, root too (slurmrestd's root check off).
+     * sluice-restd as installed (bin/_sluice-java: the JVM's default heap and collector), on
+     * loopback, on a port the kernel picks; whoever runs the benchmark, root too (slurmrestd's
+     * root check off).
      *
      * @param prefix what the command runs under (e.g. {@code taskset -c 0}); empty for nothing
      */
@@ -64,7 +65,7 @@ public final class DaemonCommands {
         List<String> c = new ArrayList<>(prefix);
         c.addAll(List.of("/usr/bin/env", "SLURMRESTD_SECURITY=disable_user_check"));
         c.addAll(java(
-                List.of("-Xmx256m", "-XX:+UseSerialGC"),
+                List.of("--enable-native-access=ALL-UNNAMED"),
                 List.of(),
                 "dev.sluice.restd.RestdMain",
                 List.of("-f", slurmConf.toString(), "--ports-file", portsFile.toString(), "127.0.0.1:0")));

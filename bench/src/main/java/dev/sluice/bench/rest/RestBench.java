@@ -37,6 +37,9 @@ public final class RestBench {
 
     public static void main(String[] args) throws Exception {
         RestOptions o = BenchArgs.parseOrExit("bench-rest", RestOptions.USAGE, () -> RestOptions.parse(args));
+        // Interrupted, the daemons and the clients must not outlive the benchmark.
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(() -> ProcessHandle.current().descendants().forEach(ProcessHandle::destroy)));
         Result r = run(o, System.out);
         System.exit(r.failed() == 0 ? 0 : 1);
     }
@@ -91,9 +94,10 @@ public final class RestBench {
 
     public static Result run(RestOptions o, PrintStream out) throws Exception {
         List<String> login = List.of();
-        String pinned = "not pinned";
+        int cpus = Runtime.getRuntime().availableProcessors();
+        String pinned = cpus + " CPUs, not pinned";
         if (o.pin()) {
-            int last = Runtime.getRuntime().availableProcessors() - 1;
+            int last = cpus - 1;
             if (last < 1) {
                 throw new IllegalArgumentException("--pin needs two CPUs");
             }
@@ -105,7 +109,7 @@ public final class RestBench {
                     Integer.toString(last),
                     Long.toString(ProcessHandle.current().pid()));
             login = List.of("taskset", "-c", last == 1 ? "0" : "0-" + (last - 1));
-            pinned = "controller side on CPU " + last + ", restd and clients on CPU " + login.get(2);
+            pinned = cpus + " CPUs: controller side on CPU " + last + ", restd and clients on CPU " + login.get(2);
         }
         try (BenchCluster cluster = BenchCluster.start(o.cluster())) {
             Path logs = cluster.layout().logDir();
@@ -148,7 +152,7 @@ public final class RestBench {
                 Locale.ROOT,
                 "bench-rest: %d simulated nodes x %d CPUs, %s, %d jobs a round (%d in flight), MinJobAge=%d;"
                         + " %d REST clients (%d tokens), each its own connection, polling GET /slurm/v0.0.44/jobs %s;"
-                        + " %d CPUs, %s; ctld pid %d, restd pid %d, clients pid %d%n",
+                        + " %s; ctld pid %d, restd pid %d, clients pid %d%n",
                 c.shape().nodes(),
                 c.shape().cpus(),
                 c.accounting() ? "accounting through sluice-dbd" : "no accounting",
@@ -158,7 +162,6 @@ public final class RestBench {
                 o.clients(),
                 o.tokens(),
                 o.intervalMs() == 0 ? "back to back" : "every " + o.intervalMs() + " ms",
-                Runtime.getRuntime().availableProcessors(),
                 pinned,
                 cluster.ctld().pid(),
                 restd.pid(),

@@ -13,6 +13,10 @@ import dev.sluice.protocol.v1.GetJobsRequest;
 import dev.sluice.protocol.v1.GetJobsResponse;
 import dev.sluice.restd.controller.ControllerSession;
 import dev.sluice.restd.http.CoalescedCalls;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 
 /**
@@ -22,6 +26,14 @@ import java.util.concurrent.Executor;
  * unchanged queue costs the controller a version check and this daemon a copy of the text. A
  * private view (PrivateData=jobs, a user who is not an operator) has no version and is rendered
  * for each ask. The JSON is the same for every data parser version (ApiVersion).
+ *
+ * <p>A thousand dashboards each with its own token would still cost the controller a thousand
+ * asks, each sending the whole queue while jobs come and go (scripts/bench-rest). So a token
+ * whose own ask got the shared view (a version) is <em>proven</em> for {@link #PROVEN}: its
+ * requests then share one ask at a time with every other proven token's, made with the token of
+ * whichever request started it. The controller still checks each token's first listing, and
+ * again once a proof runs out; a shared ask that comes back private (the controller's
+ * PrivateData changed) is thrown away, every proof with it, and each request asks for itself.
  */
 final class JobListings {
     /** The jobs array as text, for the controller answer named {@code version} (0: unshared). */
@@ -29,17 +41,58 @@ final class JobListings {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** How long a token's own ask that got the shared view lets it share the others' asks. */
+    static final Duration PROVEN = Duration.ofSeconds(60);
+
+    /** The key proven tokens' requests share; no credential is empty. */
+    private static final String EVERYONE = "";
+
+    /** Proofs kept before the expired ones are swept out. */
+    private static final int SWEEP_AT = 10_000;
+
     private final CoalescedCalls<String, Listing> calls;
+    private final Clock clock;
+    /** Proven tokens, and until when (epoch milliseconds). */
+    private final Map<String, Long> proven = new ConcurrentHashMap<>();
+
     private volatile Listing shared = new Listing(0, new RawValue(new SerializedString("[]")), 0);
 
-    JobListings(Executor executor) {
+    JobListings(Executor executor, Clock clock) {
         this.calls = new CoalescedCalls<>(requireNonNull(executor, "executor is null"));
+        this.clock = requireNonNull(clock, "clock is null");
     }
 
     /** The whole queue as the holder of {@code credential} may see it, asked after this call began. */
     Listing all(String credential, ControllerSession controller) throws ControllerException {
+        long now = clock.millis();
+        Long until = proven.get(credential);
+        if (until != null && until > now) {
+            Listing listing = get(EVERYONE, controller);
+            if (listing.version() != 0) {
+                return listing;
+            }
+            // Someone's private view: not this request's to see. Every token proves itself again.
+            proven.clear();
+        }
+        Listing listing = get(credential, controller);
+        if (listing.version() != 0) {
+            if (proven.size() >= SWEEP_AT) {
+                proven.values().removeIf(t -> t <= now);
+            }
+            proven.put(credential, now + PROVEN.toMillis());
+        }
+        return listing;
+    }
+
+    /** Whether {@code credential}'s requests share the proven tokens' asks now (tests). */
+    boolean shares(String credential) {
+        Long until = proven.get(credential);
+        return until != null && until > clock.millis();
+    }
+
+    private Listing get(String key, ControllerSession controller) throws ControllerException {
         try {
-            return calls.get(credential, () -> ask(controller));
+            return calls.get(key, () -> ask(controller));
         } catch (ControllerException | RuntimeException e) {
             throw e;
         } catch (Exception e) {
