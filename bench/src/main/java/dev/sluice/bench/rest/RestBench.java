@@ -39,7 +39,8 @@ public final class RestBench {
         RestOptions o = BenchArgs.parseOrExit("bench-rest", RestOptions.USAGE, () -> RestOptions.parse(args));
         // Interrupted, the daemons and the clients must not outlive the benchmark.
         Runtime.getRuntime()
-                .addShutdownHook(new Thread(() -> ProcessHandle.current().descendants().forEach(ProcessHandle::destroy)));
+                .addShutdownHook(
+                        new Thread(() -> ProcessHandle.current().descendants().forEach(ProcessHandle::destroy)));
         Result r = run(o, System.out);
         System.exit(r.failed() == 0 ? 0 : 1);
     }
@@ -81,6 +82,37 @@ public final class RestBench {
                 out.add(rounds.get(i).jobs().jobsPerSecond() / around);
             }
             return out;
+        }
+
+        /** sluice-ctld's CPU ms per job over the rounds with or without clients. */
+        public double ctldMsPerJob(boolean polled) {
+            double ms = 0;
+            long jobs = 0;
+            for (Round r : rounds) {
+                if (r.polled() == polled) {
+                    ms += r.jobs().ctldCpuMs();
+                    jobs += r.jobs().jobs();
+                }
+            }
+            return jobs == 0 ? 0 : ms / jobs;
+        }
+
+        /**
+         * What one job listing cost sluice-ctld: its CPU in the polled rounds beyond what their jobs
+         * cost in the rounds without clients, over the listings it served in them.
+         */
+        public double ctldMsPerListing() {
+            long jobs = 0;
+            long listings = 0;
+            double ms = 0;
+            for (Round r : rounds) {
+                if (r.polled()) {
+                    jobs += r.jobs().jobs();
+                    listings += r.passes().listings();
+                    ms += r.jobs().ctldCpuMs();
+                }
+            }
+            return listings == 0 ? 0 : (ms - jobs * ctldMsPerJob(false)) / listings;
         }
 
         public double meanJobsPerSecond(boolean polled) {

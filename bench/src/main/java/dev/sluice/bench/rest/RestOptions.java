@@ -26,7 +26,7 @@ public record RestOptions(
 
     static final String USAGE = "usage: bench-rest [--smoke] [--clients 1000] [--interval-ms 1000] [--tokens CLIENTS]"
             + " [--rounds 3] [--settle 3] [--pin] [--nodes 50] [--cpus 64] [--jobs 10000] [--warmup 10000]"
-            + " [--in-flight 64] [--no-accounting] [--min-job-age 10] [--timeout 600] [--state-dir DIR] [--keep]"
+            + " [--in-flight 64] [--no-accounting] [--min-job-age 2] [--timeout 600] [--state-dir DIR] [--keep]"
             + " [--jfr FILE]";
 
     /**
@@ -65,7 +65,7 @@ public record RestOptions(
         int rounds = 3;
         int settle = 3;
         boolean pin = false;
-        List<String> cluster = new ArrayList<>(List.of("--jobs", "10000", "--warmup", "10000"));
+        List<String> cluster = new ArrayList<>(List.of("--jobs", "10000", "--warmup", "10000", "--min-job-age", "2"));
         BenchArgs a = new BenchArgs(
                 args.toArray(String[]::new),
                 Set.of("--pin", "--no-accounting", "--keep"),

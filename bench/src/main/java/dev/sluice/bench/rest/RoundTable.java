@@ -81,6 +81,13 @@ final class RoundTable {
                 "bench-rest: scheduling pass mean %.2f ms without clients, %.2f ms with%n",
                 passMean(result, false),
                 passMean(result, true));
+        out.printf(
+                Locale.ROOT,
+                "bench-rest: sluice-ctld CPU per job %.3f ms without clients, %.3f ms with;"
+                        + " the difference over the listings it served: %.1f ms of CPU a listing%n",
+                result.ctldMsPerJob(false),
+                result.ctldMsPerJob(true),
+                result.ctldMsPerListing());
         out.println("bench-rest: each polled round over the mean of the rounds either side: "
                 + ratios.stream()
                         .map(d -> String.format(Locale.ROOT, "%.3f", d))
