@@ -31,9 +31,11 @@ import java.util.concurrent.Executor;
  * asks, each sending the whole queue while jobs come and go (scripts/bench-rest). So a token
  * whose own ask got the shared view (a version) is <em>proven</em> for {@link #PROVEN}: its
  * requests then share one ask at a time with every other proven token's, made with the token of
- * whichever request started it. The controller still checks each token's first listing, and
- * again once a proof runs out; a shared ask that comes back private (the controller's
- * PrivateData changed) is thrown away, every proof with it, and each request asks for itself.
+ * whichever request started it (which renews that token's proof: the controller has just
+ * checked it). The controller checks each token's first listing, every shared ask's token, and
+ * a token again once its proof runs out; a shared ask that comes back private (PrivateData=jobs
+ * set since, and the asker no operator) is thrown away, every proof with it, and each request
+ * asks for itself.
  */
 final class JobListings {
     /** The jobs array as text, for the controller answer named {@code version} (0: unshared). */
@@ -42,7 +44,7 @@ final class JobListings {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** How long a token's own ask that got the shared view lets it share the others' asks. */
-    static final Duration PROVEN = Duration.ofSeconds(60);
+    static final Duration PROVEN = Duration.ofMinutes(10);
 
     /** The key proven tokens' requests share; no credential is empty. */
     private static final String EVERYONE = "";
@@ -67,14 +69,20 @@ final class JobListings {
         long now = clock.millis();
         Long until = proven.get(credential);
         if (until != null && until > now) {
-            Listing listing = get(EVERYONE, controller);
+            Listing listing = get(EVERYONE, () -> {
+                Listing l = ask(controller);
+                if (l.version() != 0) {
+                    proven.put(credential, clock.millis() + PROVEN.toMillis());
+                }
+                return l;
+            });
             if (listing.version() != 0) {
                 return listing;
             }
             // Someone's private view: not this request's to see. Every token proves itself again.
             proven.clear();
         }
-        Listing listing = get(credential, controller);
+        Listing listing = get(credential, () -> ask(controller));
         if (listing.version() != 0) {
             if (proven.size() >= SWEEP_AT) {
                 proven.values().removeIf(t -> t <= now);
@@ -90,9 +98,9 @@ final class JobListings {
         return until != null && until > clock.millis();
     }
 
-    private Listing get(String key, ControllerSession controller) throws ControllerException {
+    private Listing get(String key, CoalescedCalls.Call<Listing> call) throws ControllerException {
         try {
-            return calls.get(key, () -> ask(controller));
+            return calls.get(key, call);
         } catch (ControllerException | RuntimeException e) {
             throw e;
         } catch (Exception e) {

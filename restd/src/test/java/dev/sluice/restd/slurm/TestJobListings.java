@@ -110,6 +110,19 @@ class TestJobListings {
         assertThat(listings.shares("A")).isTrue();
     }
 
+    @Test
+    void aSharedAskRenewsTheProofOfTheTokenItWasMadeWith() throws Exception {
+        listings.all("A", as("A"));
+        listings.all("B", as("B"));
+        clock.advance(JobListings.PROVEN.minusMinutes(1));
+        asked.clear();
+        listings.all("A", as("A")); // a shared ask, made with A's token: the controller checked it
+        assertThat(asked).containsExactly("A");
+        clock.advance(Duration.ofMinutes(2));
+        assertThat(listings.shares("A")).isTrue();
+        assertThat(listings.shares("B")).isFalse();
+    }
+
     private void quietly(String token, ControllerSession session) {
         try {
             listings.all(token, session);
