@@ -68,6 +68,7 @@ public final class RestBench {
             return rounds.stream().mapToLong(r -> r.jobs().failed()).sum()
                     + rounds.stream()
                             .filter(Round::polled)
+                            .filter(r -> r.polls() != null)
                             .mapToLong(r -> r.polls().failed())
                             .sum();
         }
@@ -163,7 +164,7 @@ public final class RestBench {
                         tokens,
                         o,
                         cluster.layout().stateDir())) {
-                    return rounds(o, cluster, restd, clients, pinned, out);
+                    return rounds(o, cluster, restd, clients, new Login(login, pinned), out);
                 }
             } finally {
                 restd.stop();
@@ -218,7 +219,7 @@ public final class RestBench {
         table.header();
         List<Round> rounds = new ArrayList<>();
         for (int i = 0; i < 2 * o.rounds() + 1; i++) {
-            Round r = round(o, cluster, restd, clients, i % 2 == 1);
+            Round r = round(o, cluster, restd, clients, login.prefix(), i % 2 == 1);
             rounds.add(r);
             table.row(r);
         }
@@ -233,8 +234,16 @@ public final class RestBench {
     }
 
     private static Round round(
-            RestOptions o, BenchCluster cluster, ChildDaemon restd, ClientsProcess clients, boolean polled)
+            RestOptions o,
+            BenchCluster cluster,
+            ChildDaemon restd,
+            ClientsProcess clients,
+            List<String> loginPrefix,
+            boolean polled)
             throws Exception {
+        if (polled && o.placebo()) {
+            return placebo(o, cluster, loginPrefix);
+        }
         if (polled) {
             clients.poll();
             // Every client connected and polling at its pace before the jobs come.
@@ -264,6 +273,37 @@ public final class RestBench {
                 s.getCycleMaxMicros() / 1000.0,
                 listings);
         return new Round(polled, jobs, passes, polls, restdMs, clientsMs, load);
+    }
+
+    /**
+     * The control experiment's round: no REST, but one busy loop per CPU restd and the clients
+     * would have, taking that CPU as they do. If jobs/s falls as much as with the clients, it is the
+     * machine (other work pushed onto the controller's CPU), not REST, that slows the controller.
+     */
+    private static Round placebo(RestOptions o, BenchCluster cluster, List<String> loginPrefix) throws Exception {
+        List<Process> loops = new ArrayList<>();
+        int cpus = o.pin() ? Runtime.getRuntime().availableProcessors() : 1;
+        try {
+            for (int i = 0; i < Math.max(1, cpus); i++) {
+                List<String> c = new ArrayList<>(loginPrefix);
+                c.addAll(List.of("sh", "-c", "while :; do :; done"));
+                loops.add(new ProcessBuilder(c).start());
+            }
+            Thread.sleep(o.settle().toMillis());
+            String load = ChildDaemon.loadAverage();
+            statistics(cluster.socket(), true);
+            CtldBench.Round jobs = CtldBench.round(
+                    o.cluster(), o.cluster().jobs(), cluster.socket(), cluster.nodes(), cluster.ctld(), cluster.dbd());
+            GetStatisticsResponse s = statistics(cluster.socket(), false);
+            Passes passes = new Passes(
+                    s.getCycles(),
+                    s.getCycles() == 0 ? 0 : s.getCycleSumMicros() / 1000.0 / s.getCycles(),
+                    s.getCycleMaxMicros() / 1000.0,
+                    0);
+            return new Round(true, jobs, passes, null, 0, 0, load);
+        } finally {
+            loops.forEach(Process::destroyForcibly);
+        }
     }
 
     /** sdiag's numbers; {@code reset}: sdiag -r instead (its numbers count from there). */

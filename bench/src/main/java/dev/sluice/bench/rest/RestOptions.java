@@ -20,12 +20,14 @@ import java.util.Set;
  * @param settle how long the clients poll before a polled round's jobs are submitted
  * @param pin the controller side (sluice-ctld, sluice-dbd, the simulated nodes) on the last CPU,
  *     sluice-restd and the clients on the others
+ * @param placebo the control experiment: in the rounds that would poll, no REST at all but a busy
+ *     loop on each of restd's CPUs, as much CPU as restd and the clients take there
  */
 public record RestOptions(
         BenchOptions cluster, int clients, int intervalMs, int tokens, int rounds, Duration settle, boolean pin) {
 
     static final String USAGE = "usage: bench-rest [--smoke] [--clients 1000] [--interval-ms 1000] [--tokens CLIENTS]"
-            + " [--rounds 3] [--settle 3] [--pin] [--nodes 50] [--cpus 64] [--jobs 10000] [--warmup 10000]"
+            + " [--rounds 3] [--settle 3] [--pin] [--placebo] [--nodes 50] [--cpus 64] [--jobs 10000] [--warmup 10000]"
             + " [--in-flight 64] [--no-accounting] [--min-job-age 2] [--timeout 600] [--state-dir DIR] [--keep]"
             + " [--jfr FILE]";
 
@@ -65,10 +67,11 @@ public record RestOptions(
         int rounds = 3;
         int settle = 3;
         boolean pin = false;
+        boolean placebo = false;
         List<String> cluster = new ArrayList<>(List.of("--jobs", "10000", "--warmup", "10000", "--min-job-age", "2"));
         BenchArgs a = new BenchArgs(
                 args.toArray(String[]::new),
-                Set.of("--pin", "--no-accounting", "--keep"),
+                Set.of("--pin", "--placebo", "--no-accounting", "--keep"),
                 Set.of(
                         "--clients",
                         "--interval-ms",
@@ -92,6 +95,7 @@ public record RestOptions(
                 case "--rounds" -> rounds = a.count(1);
                 case "--settle" -> settle = a.count(0);
                 case "--pin" -> pin = true;
+                case "--placebo" -> placebo = true;
                 case "--no-accounting", "--keep" -> cluster.add(a.option());
                 default -> cluster.addAll(List.of(a.option(), a.value()));
             }

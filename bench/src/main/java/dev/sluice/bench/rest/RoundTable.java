@@ -27,7 +27,7 @@ final class RoundTable {
         var j = r.jobs();
         var p = r.passes();
         String polls = "        -          -       -       -                -                  -";
-        if (r.polled()) {
+        if (r.polled() && r.polls() != null) {
             var q = r.polls();
             long answered = Math.max(1, q.answered());
             polls = String.format(
@@ -44,7 +44,7 @@ final class RoundTable {
                 Locale.ROOT,
                 "%5d %7s %7.0f %7d %8.2f %9.1f %12.3f %9d  %s  %s%s%n",
                 n,
-                r.polled() ? "yes" : "no",
+                r.polled() ? (r.polls() != null ? "yes" : "burn") : "no",
                 j.jobsPerSecond(),
                 p.count(),
                 p.meanMs(),
@@ -58,7 +58,7 @@ final class RoundTable {
 
     private static String failures(RestBench.Round r) {
         String s = r.jobs().failed() > 0 ? "  (" + r.jobs().failed() + " jobs FAILED)" : "";
-        if (r.polled() && r.polls().failed() > 0) {
+        if (r.polled() && r.polls() != null && r.polls().failed() > 0) {
             s += "  (" + r.polls().failed() + " polls FAILED)";
         }
         return s;
