@@ -172,14 +172,19 @@ public final class RestBench {
         }
     }
 
+    /** Where sluice-restd and the clients run: the command prefix (taskset), and in words. */
+    private record Login(List<String> prefix, String pinned) {}
+
     private static Result rounds(
             RestOptions o,
             BenchCluster cluster,
             ChildDaemon restd,
             ClientsProcess clients,
-            String pinned,
+            Login login,
             PrintStream out)
             throws Exception {
+        String pinned =
+                login.pinned() + (o.placebo() ? "; PLACEBO: busy loops on restd's CPUs instead of clients" : "");
         var c = o.cluster();
         out.printf(
                 Locale.ROOT,

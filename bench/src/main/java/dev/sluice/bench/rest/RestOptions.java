@@ -24,7 +24,14 @@ import java.util.Set;
  *     loop on each of restd's CPUs, as much CPU as restd and the clients take there
  */
 public record RestOptions(
-        BenchOptions cluster, int clients, int intervalMs, int tokens, int rounds, Duration settle, boolean pin) {
+        BenchOptions cluster,
+        int clients,
+        int intervalMs,
+        int tokens,
+        int rounds,
+        Duration settle,
+        boolean pin,
+        boolean placebo) {
 
     static final String USAGE = "usage: bench-rest [--smoke] [--clients 1000] [--interval-ms 1000] [--tokens CLIENTS]"
             + " [--rounds 3] [--settle 3] [--pin] [--placebo] [--nodes 50] [--cpus 64] [--jobs 10000] [--warmup 10000]"
@@ -111,7 +118,8 @@ public record RestOptions(
                 tokens < 0 ? clients : Math.min(tokens, clients),
                 rounds,
                 Duration.ofSeconds(settle),
-                pin);
+                pin,
+                placebo);
     }
 
     /** Where a JFR recording of sluice-ctld over the measured rounds goes; null: none. */
