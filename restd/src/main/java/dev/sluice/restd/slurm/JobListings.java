@@ -38,8 +38,19 @@ import java.util.concurrent.Executor;
  * asks for itself.
  */
 final class JobListings {
-    /** The jobs array as text, for the controller answer named {@code version} (0: unshared). */
-    record Listing(long version, RawValue jobs, long updateTime) {}
+    /**
+     * The jobs array as text, for the controller answer named {@code version} (0: unshared);
+     * {@code sent}: the controller sent the whole queue for it (not "unchanged").
+     */
+    record Listing(long version, RawValue jobs, long updateTime, boolean sent) {}
+
+    /**
+     * After an ask that brought the whole queue, the next ask for the same key waits this long
+     * from its start: while jobs come and go every answer changes, and back-to-back asks had the
+     * controller convert and send the whole queue over and over (scripts/bench-rest). Requests
+     * arriving meanwhile wait for that next ask, so none is answered older than it arrived.
+     */
+    static final Duration SPACING = Duration.ofSeconds(1);
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -57,10 +68,11 @@ final class JobListings {
     /** Proven tokens, and until when (epoch milliseconds). */
     private final Map<String, Long> proven = new ConcurrentHashMap<>();
 
-    private volatile Listing shared = new Listing(0, new RawValue(new SerializedString("[]")), 0);
+    private volatile Listing shared = new Listing(0, new RawValue(new SerializedString("[]")), 0, false);
 
     JobListings(Executor executor, Clock clock) {
-        this.calls = new CoalescedCalls<>(requireNonNull(executor, "executor is null"));
+        this.calls = new CoalescedCalls<>(
+                requireNonNull(executor, "executor is null"), l -> l.sent() ? SPACING : Duration.ZERO);
         this.clock = requireNonNull(clock, "clock is null");
     }
 
@@ -115,9 +127,10 @@ final class JobListings {
                         .setGetJobs(GetJobsRequest.newBuilder().setKnownVersion(held.version())))
                 .getGetJobs();
         if (answer.getUnchanged()) {
-            return held; // the controller's version is still the one sent: held's
+            // The controller's version is still the one sent: held's.
+            return new Listing(held.version(), held.jobs(), held.updateTime(), false);
         }
-        Listing fresh = new Listing(answer.getVersion(), render(answer), answer.getUpdateTime());
+        Listing fresh = new Listing(answer.getVersion(), render(answer), answer.getUpdateTime(), true);
         if (fresh.version() != 0) {
             shared = fresh;
         }

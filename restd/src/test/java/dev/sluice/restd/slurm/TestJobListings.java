@@ -37,8 +37,14 @@ class TestJobListings {
     private ControllerSession as(String token) {
         return request -> {
             asked.add(token);
+            long v = version;
+            // As the controller: "unchanged" to an ask that holds the current shared version.
+            boolean unchanged = v != 0 && request.getGetJobs().getKnownVersion() == v;
             return ClientResponse.newBuilder()
-                    .setGetJobs(GetJobsResponse.newBuilder().setVersion(version).setUpdateTime(1))
+                    .setGetJobs(GetJobsResponse.newBuilder()
+                            .setVersion(v)
+                            .setUpdateTime(1)
+                            .setUnchanged(unchanged))
                     .build();
         };
     }
