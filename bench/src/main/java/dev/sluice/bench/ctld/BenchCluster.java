@@ -156,12 +156,13 @@ public final class BenchCluster implements AutoCloseable {
 
     private static void stop(List<ChildDaemon> daemons, SimulatedNodes nodes, BenchOptions o, Path stateDir)
             throws Exception {
+        // The nodes first, as bench-ctld always did: their heartbeats must not outlive the controller.
+        nodes.close();
         try {
             for (ChildDaemon d : daemons.reversed()) {
                 d.stop();
             }
         } finally {
-            nodes.close();
             if (o.daemons().stateDir() == null && !o.daemons().keep()) {
                 ChildDaemon.deleteTree(stateDir);
             }
