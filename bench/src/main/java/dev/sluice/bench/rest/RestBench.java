@@ -261,13 +261,15 @@ public final class RestBench {
         clients.mark();
         CtldBench.Round jobs = CtldBench.round(
                 o.cluster(), o.cluster().jobs(), cluster.socket(), cluster.nodes(), cluster.ctld(), cluster.dbd());
-        ClientsProcess.Polls polls = polled ? clients.report() : null;
+        ClientsProcess.Polls polls = null;
+        if (polled) {
+            // The requests in flight at the round's end are counted: a slow answer is one too.
+            clients.pause();
+            polls = clients.report();
+        }
         double restdMs = restd.cpuMillis() - restd0;
         double clientsMs = clients.cpuMillis() - clients0;
         GetStatisticsResponse s = statistics(cluster.socket(), false);
-        if (polled) {
-            clients.pause();
-        }
         long listings = s.getByTypeList().stream()
                 .filter(t -> t.getName().equals("REQUEST_JOB_INFO"))
                 .mapToLong(RpcCount::getCount)
