@@ -46,7 +46,7 @@ public record BenchOptions(
             + " [--rounds 1] [--in-flight 64] [--array] [--no-accounting] [--min-job-age 10] [--timeout 600]"
             + " [--ctld-java-option OPT]... [--dbd-java-option OPT]... [--state-dir DIR] [--keep] [--jfr FILE]";
 
-    static BenchOptions parse(String[] args) {
+    public static BenchOptions parse(String[] args) {
         int nodes = 50;
         int cpus = 64;
         int jobs = 20_000;

@@ -2,14 +2,7 @@ package dev.sluice.bench.ctld;
 
 import dev.sluice.bench.daemon.BenchArgs;
 import dev.sluice.bench.daemon.ChildDaemon;
-import dev.sluice.bench.daemon.DaemonCommands;
-import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.common.slurm.SlurmLimits;
-import dev.sluice.ctld.accounting.AccountingPipeline;
-import dev.sluice.ctld.accounting.PolicyPuller;
-import dev.sluice.packaging.LocalCluster;
-import dev.sluice.packaging.LocalClusterFiles;
-import dev.sluice.packaging.LocalClusterLayout;
 import dev.sluice.packaging.load.LocalConnection;
 import dev.sluice.protocol.v1.ClientRequest;
 import dev.sluice.protocol.v1.Identity;
@@ -17,13 +10,10 @@ import dev.sluice.protocol.v1.JobSpec;
 import dev.sluice.protocol.v1.SubmitBatchJobRequest;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -56,76 +46,11 @@ public final class CtldBench {
 
     /** Runs the benchmark, printing a row per round to {@code out}; the last measured round. */
     public static Round run(BenchOptions o, PrintStream out) throws Exception {
-        Path stateDir = o.daemons().stateDir() != null
-                ? o.daemons().stateDir().toAbsolutePath()
-                : Files.createTempDirectory("bench-ctld-");
-        List<String> names = new ArrayList<>();
-        for (int n = 1; n <= o.shape().nodes(); n++) {
-            names.add(LocalClusterLayout.nodeName(n));
-        }
-        List<ChildDaemon> daemons = new ArrayList<>();
-        try (SimulatedNodes nodes =
-                new SimulatedNodes(names, o.shape().cpus(), 1000L * o.shape().cpus())) {
-            // The daemons start on port 0 and report theirs; the simulated nodes' are known.
-            int unbound = LocalClusterLayout.UNBOUND;
-            LocalClusterLayout layout = new LocalClusterLayout(
-                    stateDir,
-                    o.shape().nodes(),
-                    o.shape().cpus(),
-                    1,
-                    1000L * o.shape().cpus(),
-                    0,
-                    unbound,
-                    unbound,
-                    nodes.ports(),
-                    o.accounting() ? unbound : 0,
-                    0);
-            LocalClusterFiles.write(layout, Path.of("bin").toAbsolutePath());
-            Files.writeString(
-                    layout.slurmConfPath(),
-                    LocalClusterFiles.overridden(
-                            Files.readString(layout.slurmConfPath()),
-                            List.of(
-                                    "MaxJobCount=" + Math.max(10_000, 4 * (o.jobs() + o.warmup())),
-                                    "MaxArraySize=" + (Math.max(o.jobs(), o.warmup()) + 1),
-                                    "MinJobAge=" + o.minJobAge())));
-            if (o.accounting()) {
-                daemons.add(ChildDaemon.start(
-                        "sluice-dbd",
-                        layout.logDir().resolve("dbd.log"),
-                        DaemonCommands.dbd(
-                                o.daemons().dbdJavaOptions(),
-                                layout.etc().resolve("slurmdbd.conf"),
-                                layout.portsFile("dbd"),
-                                layout.etc().resolve(ClusterKeys.KEY_FILE),
-                                List.of(
-                                        "--data-dir",
-                                        layout.stateDir().resolve("dbd").toString()))));
-                int dbdPort =
-                        daemons.getLast().awaitPorts(layout.portsFile("dbd")).get("port");
-                layout = layout.withPorts(unbound, unbound, dbdPort);
-                LocalClusterFiles.stampPorts(layout);
-            }
-            ChildDaemon ctld = ChildDaemon.start(
-                    "sluice-ctld",
-                    layout.logDir().resolve("ctld.log"),
-                    DaemonCommands.ctld(
-                            o.daemons().ctldJavaOptions(), layout.slurmConfPath(), layout.portsFile("ctld")));
-            daemons.add(ctld);
-            Map<String, Integer> ctldPorts = ctld.awaitPorts(layout.portsFile("ctld"));
-            layout = layout.withPorts(ctldPorts.get("port"), ctldPorts.get("grpc"), layout.dbdPort());
-            LocalClusterFiles.stampPorts(layout);
-            nodes.register(ClusterKeys.loadFromConfigDir(layout.etc()), layout.grpcPort());
-            if (o.accounting()) {
-                Path policy = LocalCluster.stateSaveLocation(layout)
-                        .resolve(AccountingPipeline.DIRECTORY)
-                        .resolve(PolicyPuller.FILE);
-                ctld.await(
-                        () -> Files.exists(policy) ? Optional.of(policy) : Optional.empty(),
-                        "the controller got no associations from sluice-dbd; see " + ctld.log());
-            }
-            Path socket = LocalCluster.stateSaveLocation(layout).resolve("slurmctld.socket");
-            ChildDaemon dbd = o.accounting() ? daemons.get(0) : null;
+        try (BenchCluster cluster = BenchCluster.start(o)) {
+            SimulatedNodes nodes = cluster.nodes();
+            ChildDaemon ctld = cluster.ctld();
+            Path socket = cluster.socket();
+            ChildDaemon dbd = cluster.dbd();
             out.printf(
                     Locale.ROOT,
                     "bench-ctld: %d simulated nodes x %d CPUs, %s, %s, %d in flight; ctld pid %d%s%n",
@@ -159,13 +84,6 @@ public final class CtldBench {
                         + o.daemons().jfr());
             }
             return last;
-        } finally {
-            for (ChildDaemon d : daemons.reversed()) {
-                d.stop();
-            }
-            if (o.daemons().stateDir() == null && !o.daemons().keep()) {
-                ChildDaemon.deleteTree(stateDir);
-            }
         }
     }
 
@@ -184,7 +102,11 @@ public final class CtldBench {
                 r.failed() > 0 ? "  (" + r.failed() + " FAILED)" : "");
     }
 
-    private static Round round(
+    /**
+     * Submits {@code jobs} jobs as {@code o} says and waits until the simulated nodes have reported
+     * them all ended: the round's wall time, and the CPU the daemons and this process used in it.
+     */
+    public static Round round(
             BenchOptions o, int jobs, Path socket, SimulatedNodes nodes, ChildDaemon ctld, ChildDaemon dbd)
             throws Exception {
         long doneBefore = nodes.completed();

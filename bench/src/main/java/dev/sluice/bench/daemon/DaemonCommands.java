@@ -54,6 +54,31 @@ public final class DaemonCommands {
                 args);
     }
 
+    /**
+     * sluice-restd as installed (bin/_sluice-java: the JVM's default heap and collector), on
+     * loopback, on a port the kernel picks; whoever runs the benchmark, root too (slurmrestd's
+     * root check off).
+     *
+     * @param prefix what the command runs under (e.g. {@code taskset -c 0}); empty for nothing
+     */
+    public static List<String> restd(List<String> prefix, Path slurmConf, Path portsFile) {
+        List<String> c = new ArrayList<>(prefix);
+        c.addAll(List.of("/usr/bin/env", "SLURMRESTD_SECURITY=disable_user_check"));
+        c.addAll(java(
+                List.of("--enable-native-access=ALL-UNNAMED"),
+                List.of(),
+                "dev.sluice.restd.RestdMain",
+                List.of("-f", slurmConf.toString(), "--ports-file", portsFile.toString(), "127.0.0.1:0")));
+        return c;
+    }
+
+    /** A main class of this build in a JVM of its own, under {@code prefix} (e.g. taskset). */
+    public static List<String> main(List<String> prefix, List<String> jvmOptions, String mainClass, List<String> args) {
+        List<String> c = new ArrayList<>(prefix);
+        c.addAll(java(jvmOptions, List.of(), mainClass, args));
+        return c;
+    }
+
     private static List<String> java(
             List<String> jvmOptions, List<String> moreJvmOptions, String mainClass, List<String> args) {
         List<String> c = new ArrayList<>();

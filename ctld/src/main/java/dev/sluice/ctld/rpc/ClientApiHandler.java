@@ -241,11 +241,16 @@ public final class ClientApiHandler {
 
     private final SharedJobsAnswer sharedJobs = new SharedJobsAnswer();
 
-    /** squeue's question; the whole queue as everyone may see it is shared (SharedJobsAnswer). */
+    /**
+     * squeue's question; the whole queue is shared (SharedJobsAnswer: a version the asker may
+     * hold) only while it is everyone's view, with no PrivateData=jobs. An operator's whole view
+     * under PrivateData=jobs is not: a version says "this is what any caller sees", and sluice-restd
+     * lets the tokens whose asks got one share each other's asks.
+     */
     public GetJobsResponse getJobs(Identity who, GetJobsRequest request) {
         Caller caller = caller(who);
         ImageQueries queries = queries();
-        boolean shared = (!config.security().privateJobs() || caller.isOperator())
+        boolean shared = !config.security().privateJobs()
                 && request.getJobIdsCount() == 0
                 && request.getFamilyIdsCount() == 0
                 && !request.getIncludeScript();

@@ -169,6 +169,14 @@ class TestCommandAccess {
             assertThat(ctld.call(jobs(), ROOT).getGetJobs().getJobsList())
                     .extracting(JobInfo::getJobId)
                     .containsExactlyInAnyOrder(alices, bobs, later);
+            // A version says "any caller sees this": under PrivateData=jobs not even root's view
+            // has one (sluice-restd shares the asks of tokens whose own ask got a version).
+            assertThat(ctld.call(jobs(), ROOT).getGetJobs().getVersion()).isZero();
+            assertThat(ctld.call(jobs(), ALICE).getGetJobs().getVersion()).isZero();
+        }
+        try (SecuredController open = new SecuredController(dir, "")) {
+            open.submitAs(ALICE, "alices");
+            assertThat(open.call(jobs(), ALICE).getGetJobs().getVersion()).isNotZero();
         }
     }
 

@@ -11,7 +11,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Many REST clients polling {@code GET /slurm/v0.0.44/jobs} at once, each on a virtual thread,
  * one request after another, as dashboards do, until SIGTERM; every second a line of the totals so
- * far ({@code polls=N failed=F rate=R/s}) on stdout. The load side of {@code scripts/bench-rest}.
+ * far ({@code polls=N failed=F rate=R/s}) on stdout. By hand: all clients share one token and
+ * the JDK HttpClient's connections; {@code scripts/bench-rest} now uses the bench module's
+ * {@code RestClients} (a connection and a token each). The first bench-rest figures in
+ * docs/benchmarks.md were taken with this.
  *
  * <pre>
  * RestPollers --url http://127.0.0.1:PORT --token JWT [--clients 1000]

@@ -2,12 +2,14 @@ package dev.sluice.restd.http;
 
 import static java.util.Objects.requireNonNull;
 
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Function;
 
 /**
  * Calls that many requests may share: per key, one call runs at a time, and every request that
@@ -33,10 +35,21 @@ public final class CoalescedCalls<K, V> {
 
     private final Map<K, Slot> slots = new HashMap<>();
     private final Executor executor;
+    private final Function<V, Duration> spacing;
 
     /** @param executor runs the calls (virtual threads: a waiting call holds no platform thread) */
     public CoalescedCalls(Executor executor) {
+        this(executor, v -> Duration.ZERO);
+    }
+
+    /**
+     * @param spacing how long after a call that answered this the next call for its key may start
+     *     (counted from the start of the one that answered); requests arriving meanwhile join the
+     *     call that waits, so each still gets an answer asked after it arrived
+     */
+    public CoalescedCalls(Executor executor, Function<V, Duration> spacing) {
         this.executor = requireNonNull(executor, "executor is null");
+        this.spacing = requireNonNull(spacing, "spacing is null");
     }
 
     /**
@@ -88,6 +101,7 @@ public final class CoalescedCalls<K, V> {
     }
 
     private void run(K key, CompletableFuture<V> future, Call<V> call) {
+        long started = System.nanoTime();
         V value = null;
         Throwable failure = null;
         try {
@@ -95,8 +109,35 @@ public final class CoalescedCalls<K, V> {
         } catch (Throwable t) {
             failure = t;
         }
+        long rest = failure != null ? 0 : spacing.apply(value).toNanos() - (System.nanoTime() - started);
+        if (rest > 0) {
+            // The finished call keeps the slot while the next one waits: requests arriving
+            // meanwhile join the waiting call rather than queue behind it.
+            if (failure == null) {
+                future.complete(value);
+            }
+            try {
+                executor.execute(() -> {
+                    java.util.concurrent.locks.LockSupport.parkNanos(rest);
+                    handOn(key);
+                });
+            } catch (RejectedExecutionException e) {
+                handOn(key); // shutting down: whatever waits fails in launch
+            }
+            return;
+        }
         // The slot is handed on before the waiters wake: a request they make next finds it
         // free or taken by the call queued behind, never this finished one.
+        handOn(key);
+        if (failure == null) {
+            future.complete(value);
+        } else {
+            future.completeExceptionally(failure);
+        }
+    }
+
+    /** Starts the call queued behind the finished one, if any; else frees the slot. */
+    private void handOn(K key) {
         CompletableFuture<V> next;
         Call<V> nextCall;
         synchronized (slots) {
@@ -109,11 +150,6 @@ public final class CoalescedCalls<K, V> {
             if (next == null) {
                 slots.remove(key);
             }
-        }
-        if (failure == null) {
-            future.complete(value);
-        } else {
-            future.completeExceptionally(failure);
         }
         if (next != null) {
             launch(key, next, nextCall);

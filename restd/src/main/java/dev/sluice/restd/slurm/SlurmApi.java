@@ -209,7 +209,7 @@ public final class SlurmApi {
 
     /** @param executor runs the controller asks that pollers share (JobListings) */
     public static Map<ApiVersion, SlurmApi> all(String cluster, Clock clock, Executor executor) {
-        JobListings listings = new JobListings(executor);
+        JobListings listings = new JobListings(executor, clock);
         Map<ApiVersion, SlurmApi> out = new EnumMap<>(ApiVersion.class);
         for (ApiVersion v : ApiVersion.values()) {
             out.put(v, new SlurmApi(v, cluster, clock, listings));

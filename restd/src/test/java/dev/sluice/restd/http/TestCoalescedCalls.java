@@ -102,4 +102,36 @@ class TestCoalescedCalls {
             throw new AssertionError(e);
         }
     }
+
+    @Test
+    void afterAnAnswerTheNextCallWaitsItsSpacingAndRequestsArrivingMeanwhileShareIt() throws Exception {
+        CoalescedCalls<String, Integer> spaced = new CoalescedCalls<>(executor, v -> Duration.ofSeconds(1));
+        List<Long> starts = java.util.Collections.synchronizedList(new ArrayList<>());
+        CoalescedCalls.Call<Integer> call = () -> {
+            starts.add(System.nanoTime());
+            return made.incrementAndGet();
+        };
+        assertThat(spaced.get("t", call)).isEqualTo(1);
+        ConcurrentLinkedQueue<Integer> answers = new ConcurrentLinkedQueue<>();
+        List<Thread> later = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            later.add(Thread.ofPlatform().start(() -> {
+                try {
+                    answers.add(spaced.get("t", call));
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }));
+        }
+        for (Thread t : later) {
+            t.join();
+        }
+        // One more call for the ten, started no sooner than a second after the first began.
+        assertThat(answers).containsOnly(2).hasSize(10);
+        assertThat(starts).hasSize(2);
+        assertThat(starts.get(1) - starts.get(0))
+                .isGreaterThanOrEqualTo(Duration.ofSeconds(1).toNanos());
+        // The slot is kept for the spacing after the second answer too, then let go.
+        await().atMost(Duration.ofSeconds(10)).until(() -> spaced.keys() == 0);
+    }
 }
