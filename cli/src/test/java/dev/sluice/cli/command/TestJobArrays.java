@@ -92,6 +92,16 @@ class TestJobArrays {
     }
 
     @Test
+    void squeueArrayUniqueKeepsPendingTasksOnOneLine() {
+        // Real squeue 22.05 printed a held array as `J_[1-3]` with --array-unique too (compat 302).
+        assertThat(stdout(new SqueueCommand(), "--array-unique", "-h")).isEqualTo("""
+                                11_[3-4%2]       gpu      arr     root PD       0:00      1 (JobArrayTaskLimit)
+                                      11_1       gpu      arr     root  R       0:02      1 n1
+                                      11_2       gpu      arr     root  R       0:02      1 n1
+                        """);
+    }
+
+    @Test
     void arrayIdLetters() {
         assertThat(stdout(new SqueueCommand(), "-o", "%i|%A|%F|%K|%j")).isEqualTo("""
                         JOBID|JOBID|ARRAY_JOB_ID|ARRAY_TASK_ID|NAME
