@@ -85,6 +85,13 @@ class TestGoldenOutputs {
         assertThat(stdout(new SinfoCommand(), now, "-l")).isEqualTo(golden("sinfo-l.txt"));
         assertThat(stdout(new SinfoCommand(), now, "-N", "-l")).isEqualTo(golden("sinfo-Nl.txt"));
         assertThat(stdout(new SinfoCommand(), now, "-s")).isEqualTo(golden("sinfo-s.txt"));
+        // sinfo -s -N: real sinfo 22.05 summarised each node on a line of its own (compat 301).
+        assertThat(stdout(new SinfoCommand(), now, "-s", "-N")).isEqualTo("""
+                PARTITION AVAIL  TIMELIMIT   NODES(A/I/O/T) NODELIST
+                gpu*         up    1:00:00          1/0/0/1 n1
+                gpu*         up    1:00:00          1/0/0/1 n2
+                gpu*         up    1:00:00          0/1/0/1 n3
+                """);
         assertThat(stdout(new SinfoCommand(), now, "-R")).isEqualTo(golden("sinfo-R.txt"));
         assertThat(stdout(new SinfoCommand(), now, "-o", "%P %N %t %G %a %l %D %T %c %m %E %f"))
                 .isEqualTo(golden("sinfo-o.txt"));

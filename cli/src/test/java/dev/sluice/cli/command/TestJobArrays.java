@@ -92,6 +92,16 @@ class TestJobArrays {
     }
 
     @Test
+    void squeueArrayUniqueKeepsPendingTasksOnOneLine() {
+        // Real squeue 22.05 printed a held array as `J_[1-3]` with --array-unique too (compat 302).
+        assertThat(stdout(new SqueueCommand(), "--array-unique", "-h")).isEqualTo("""
+                                11_[3-4%2]       gpu      arr     root PD       0:00      1 (JobArrayTaskLimit)
+                                      11_1       gpu      arr     root  R       0:02      1 n1
+                                      11_2       gpu      arr     root  R       0:02      1 n1
+                        """);
+    }
+
+    @Test
     void arrayIdLetters() {
         assertThat(stdout(new SqueueCommand(), "-o", "%i|%A|%F|%K|%j")).isEqualTo("""
                         JOBID|JOBID|ARRAY_JOB_ID|ARRAY_TASK_ID|NAME
@@ -119,8 +129,11 @@ class TestJobArrays {
                         "JobId=11 ArrayJobId=11 ArrayTaskId=3-4%2 ArrayTaskThrottle=2 JobName=arr",
                         "JobId=12 ArrayJobId=11 ArrayTaskId=1 ArrayTaskThrottle=2 JobName=arr",
                         "JobId=13 ArrayJobId=11 ArrayTaskId=2 ArrayTaskThrottle=2 JobName=arr");
+        // One job id: that record first, then the array's others, the one split off last first
+        // (real scontrol 22.05 loads the one job so: compat 295).
         assertThat(stdout(new ScontrolCommand(), "show", "job", "11").lines().filter(l -> l.startsWith("JobId=")))
-                .hasSize(3);
+                .extracting(l -> l.substring(0, l.indexOf(' ')))
+                .containsExactly("JobId=11", "JobId=13", "JobId=12");
         assertThat(stdout(new ScontrolCommand(), "show", "job", "11_1")).startsWith("JobId=12 ArrayJobId=11 ");
         // sbatch(1): an array task's default output file is slurm-%A_%a.out
         assertThat(stdout(new ScontrolCommand(), "show", "job", "11_1"))

@@ -157,8 +157,30 @@ public final class JobControl {
             SubmitChecks.reservationFit(reservation, now, idle, placement);
         }
         int jobId = state.nextJobId();
-        return ControlResult.of(
-                List.of(new StateRecord.JobSubmitted(jobId, request, partition.name(), limit, now)), List.of(), jobId);
+        List<StateRecord> records = new ArrayList<>();
+        records.add(new StateRecord.JobSubmitted(jobId, request, partition.name(), limit, now));
+        records.addAll(correlatedSplits(jobId, request, now));
+        return ControlResult.of(records, List.of(), jobId);
+    }
+
+    /**
+     * An aftercorr array's tasks each on a record of their own, as real Slurm 22.05 splits them
+     * once it has tested the dependency (compat 295: squeue lists them one a line, scontrol
+     * show job J shows each, sacct has J_1 for the one cancelled pending): each waits, runs or
+     * is refused on its own partner task. The last keeps the array's id, as when tasks start.
+     */
+    private static List<StateRecord> correlatedSplits(int jobId, JobRequest request, long now) {
+        ArrayRequest array = request.sequencing().array();
+        if (!array.isArray() || !request.sequencing().dependency().correlates()) {
+            return List.of();
+        }
+        List<Integer> tasks = array.partOf(jobId).pendingTasks().ids();
+        List<StateRecord> out = new ArrayList<>();
+        for (int i = 0; i < tasks.size(); i++) {
+            int newId = i == tasks.size() - 1 ? jobId : jobId + 1 + i;
+            out.add(new StateRecord.ArrayTaskSplit(jobId, tasks.get(i), newId, now));
+        }
+        return out;
     }
 
     /**

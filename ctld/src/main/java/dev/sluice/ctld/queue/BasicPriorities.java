@@ -67,7 +67,13 @@ public final class BasicPriorities extends AbstractMap<Integer, Long> {
         // squeue orders by it: of two cancelled jobs the older first).
         return job.terms().adminPriority() > 0
                 ? job.terms().adminPriority()
-                : Math.max(1, Priorities.BASIC_TOP - job.id());
+                // An array's tasks share the array's priority, as the records Slurm splits off
+                // it copy it: of pending tasks split off an aftercorr array, none goes first by
+                // priority (compat 295).
+                : Math.max(
+                        1,
+                        Priorities.BASIC_TOP
+                                - (job.array().isArray() ? job.array().arrayJobId() : job.id()));
     }
 
     @Override

@@ -120,10 +120,27 @@ final class SchedulingPass {
         List<Integer> tasks = job.array().isArray() && job.array().taskId() < 0
                 ? job.array().pendingTasks().ids()
                 : List.of(job.array().taskId());
+        // Under aftercorr each task waits for its own partner: one still waiting (or never to
+        // run) does not hold back the tasks after it, whose partners may have ended well (real
+        // Slurm 22.05 ran tasks 0 and 2 while task 1's partner had failed, compat 295). The
+        // record keeps the first waiting task's reason.
+        boolean perTask = job.request().sequencing().dependency().correlates();
+        JobReason firstWait = null;
         for (int task : tasks) {
-            if (!tryStart(job, partition, task)) {
-                return;
+            if (tryStart(job, partition, task)) {
+                continue;
             }
+            JobReason reason = reasons.get(job.id());
+            boolean dependencyWait = reason == JobReason.DEPENDENCY || reason == JobReason.DEPENDENCY_NEVER_SATISFIED;
+            if (!perTask || cancels.contains(job.id()) || !dependencyWait) {
+                break;
+            }
+            if (firstWait == null) {
+                firstWait = reason;
+            }
+        }
+        if (firstWait != null) {
+            reasons.put(job.id(), firstWait);
         }
     }
 

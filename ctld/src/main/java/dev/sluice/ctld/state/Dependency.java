@@ -123,6 +123,11 @@ public record Dependency(String text, List<Term> terms, boolean any, boolean val
         return terms.isEmpty();
     }
 
+    /** Whether an array's tasks each wait for their own partner task ({@code aftercorr}). */
+    public boolean correlates() {
+        return terms.stream().anyMatch(t -> t.type() == Type.AFTERCORR);
+    }
+
     /** Job ids this dependency names (for validation at submission). */
     public List<Integer> jobIds() {
         return terms.stream().flatMap(t -> t.refs().stream()).map(Ref::jobId).toList();
@@ -197,16 +202,32 @@ public record Dependency(String text, List<Term> terms, boolean any, boolean val
                 }
                 continue;
             }
+            boolean corr = term.type() == Type.AFTERCORR;
             for (Ref ref : term.refs()) {
-                Status s =
-                        evaluate ? evaluate(new Term(term.type(), List.of(ref)), image, self, -1, now) : Status.WAITING;
+                Status s = evaluate
+                        ? evaluate(new Term(term.type(), List.of(ref)), image, self, corr ? ownTask(self) : -1, now)
+                        : Status.WAITING;
                 if (s != Status.SATISFIED) {
-                    parts.add(type + ":" + ref.jobId() + (ref.taskId() >= 0 ? "_" + ref.taskId() : "")
-                            + (ref.minutes() > 0 ? "+" + ref.minutes() : "") + mark(s));
+                    // Real Slurm 22.05 shows an aftercorr reference as the whole array:
+                    // aftercorr:J_*(unfulfilled), aftercorr:J_*(failed) (compat 295).
+                    String task = corr ? "_*" : ref.taskId() >= 0 ? "_" + ref.taskId() : "";
+                    parts.add(
+                            type + ":" + ref.jobId() + task + (ref.minutes() > 0 ? "+" + ref.minutes() : "") + mark(s));
                 }
             }
         }
         return String.join(any ? "?" : ",", parts);
+    }
+
+    /** The task a record stands for: its own, or the first of those still pending in it. */
+    private static int ownTask(Job self) {
+        if (!self.array().isArray()) {
+            return -1;
+        }
+        if (self.array().taskId() >= 0 || self.array().pendingTasks().isEmpty()) {
+            return self.array().taskId();
+        }
+        return self.array().pendingTasks().ids().get(0);
     }
 
     private static String mark(Status s) {

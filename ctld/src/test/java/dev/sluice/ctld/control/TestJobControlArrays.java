@@ -47,6 +47,26 @@ class TestJobControlArrays {
     }
 
     @Test
+    void anAftercorrArraySplitsIntoOneRecordPerTaskAtSubmission() {
+        // Real Slurm 22.05 lists such an array's pending tasks one a line and keeps a record per
+        // task (compat 295); the last task keeps the array's id, as when tasks start.
+        int target = submitArray("0-2");
+        ControlResult<Integer> r = jobs.submit(
+                state,
+                aJob().array("0-2").dependency("aftercorr:" + target, false).build(),
+                100);
+        harness.replayRecords(state, r);
+        int array = r.response();
+        assertThat(array).isEqualTo(8);
+        assertThat(state.job(9).displayId()).isEqualTo("8_0");
+        assertThat(state.job(10).displayId()).isEqualTo("8_1");
+        assertThat(state.job(array).displayId()).isEqualTo("8_2");
+        assertThat(state.nextJobId()).isEqualTo(11);
+        // Any other array stays one record.
+        assertThat(state.job(target).displayId()).isEqualTo("7_[0-2]");
+    }
+
+    @Test
     void releasingOneHeldTaskSplitsItOffAndLeavesTheOthersHeld() {
         int array = submitArray("1-4");
         harness.replayRecords(state, jobs.hold(state, owner, Integer.toString(array), Job.Hold.USER, 150));

@@ -164,6 +164,21 @@ class TestPriorityFactors {
         assertThat(BasicPriorities.immutable(p)).isSameAs(p);
     }
 
+    /** priority/basic: an array's tasks, split off it with ids of their own, keep the array's number. */
+    @Test
+    void basicPrioritiesOfArrayTasksAreTheArrays() {
+        cluster();
+        int array = submit(aJob().array("0-2").build());
+        int other = submit(aJob().build());
+        int task0 = state.nextJobId();
+        state.replay(++seq, new StateRecord.ArrayTaskSplit(array, 0, task0, NOW));
+        Map<Integer, Long> p = Priorities.compute(state.image(), PriorityWeights.BASIC, NOW);
+        assertThat(p)
+                .containsEntry(array, Priorities.BASIC_TOP - array)
+                .containsEntry(task0, Priorities.BASIC_TOP - array)
+                .containsEntry(other, Priorities.BASIC_TOP - other);
+    }
+
     /** Every factor is in [0, 1] and the priority is at least 1, whatever the job asks. */
     @Property(tries = 60)
     void factorsStayNormalized(

@@ -143,6 +143,37 @@ class TestScheduler {
         assertThat(after.cancels()).containsExactly(killed);
     }
 
+    /** corr1's tasks split off, each run on its own node: task 0 ok, task 1 failed, task 2 running. */
+    private int correlatedTargets() {
+        int corr1 = submit(aJob().array("0-2").build(), 10);
+        int[] ids = {state.nextJobId(), state.nextJobId() + 1, corr1};
+        for (int task = 0; task < 3; task++) {
+            cluster.replay(new StateRecord.ArrayTaskSplit(corr1, task, ids[task], NOW));
+            run(ids[task], "n" + (task + 1), 1, 5);
+        }
+        cluster.replay(StateRecord.JobEnded.unrequested(ids[0], JobState.COMPLETED, 0, JobReason.NONE, NOW));
+        cluster.replay(StateRecord.JobEnded.unrequested(ids[1], JobState.FAILED, 256, JobReason.NONE, NOW));
+        return corr1;
+    }
+
+    @Test
+    void aftercorrTasksWaitEachForItsOwnPartner() {
+        // Real Slurm 22.05 ran tasks 0 and 2 of an aftercorr array whose partner task 1 had
+        // failed, and kept task 1 pending DependencyNeverSatisfied (compat 295).
+        cluster(4, 1);
+        int corr1 = correlatedTargets();
+        int corr2 = submit(
+                aJob().array("0-2").dependency("aftercorr:" + corr1, false).build(), 10);
+        SchedulePlan plan = schedule(backfill(1));
+        assertThat(plan.starts()).extracting(SchedulePlan.Start::taskId).containsExactly(0);
+        assertThat(plan.pendingReasons()).containsEntry(corr2, JobReason.DEPENDENCY_NEVER_SATISFIED);
+
+        cluster.replay(StateRecord.JobEnded.unrequested(corr1, JobState.COMPLETED, 0, JobReason.NONE, NOW));
+        SchedulePlan later = schedule(backfill(1));
+        assertThat(later.starts()).extracting(SchedulePlan.Start::taskId).containsExactly(0, 2);
+        assertThat(later.pendingReasons()).containsEntry(corr2, JobReason.DEPENDENCY_NEVER_SATISFIED);
+    }
+
     @Test
     void singletonWaitsForTheSameNameAndUser() {
         cluster(2, 1);

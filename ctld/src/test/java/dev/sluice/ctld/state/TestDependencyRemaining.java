@@ -34,6 +34,26 @@ class TestDependencyRemaining {
     }
 
     @Test
+    void aftercorrNamesTheWholeArrayAndJudgesTheRecordsOwnTask() {
+        // Real Slurm 22.05: aftercorr:J_*(unfulfilled) while the partner runs, aftercorr:J_*(failed)
+        // on the task whose partner failed (compat 295).
+        Job running = Job.submitted(5, aJob().build(), "p", 60, 0, new ArrayPart(5, 0, TaskSet.EMPTY, 0));
+        Job waiting = Job.submitted(6, aJob().build(), "p", 60, 0, new ArrayPart(6, -1, TaskSet.of(List.of(0, 1)), 0));
+        assertThat(Dependency.parse("aftercorr:5").remaining(imageOf(List.of(running, waiting)), waiting, 100, true))
+                .isEqualTo("aftercorr:5_*(unfulfilled)");
+        Job failed = running.ended(
+                dev.sluice.common.slurm.JobState.FAILED, 256, 100, dev.sluice.common.slurm.JobReason.NONE);
+        assertThat(Dependency.parse("aftercorr:5").remaining(imageOf(List.of(failed, waiting)), waiting, 100, true))
+                .isEqualTo("aftercorr:5_*(failed)");
+        // Task 1's partner is unknown here (long gone): met, so nothing is left to show for it.
+        Job task1 = Job.submitted(7, aJob().build(), "p", 60, 0, new ArrayPart(6, 1, TaskSet.EMPTY, 0));
+        assertThat(Dependency.parse("aftercorr:5").remaining(imageOf(List.of(failed, task1)), task1, 100, true))
+                .isEmpty();
+        assertThat(Dependency.parse("aftercorr:5").correlates()).isTrue();
+        assertThat(Dependency.parse("afterok:5").correlates()).isFalse();
+    }
+
+    @Test
     void aJobNobodyKnowsIsMetAndDroppedUnlessTheJobIsHeld() {
         Job self = Job.submitted(6, aJob().build(), "p", 60, 0);
         ClusterImage image = imageOf(List.of(self));

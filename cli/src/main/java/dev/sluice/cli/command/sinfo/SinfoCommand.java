@@ -213,7 +213,8 @@ public final class SinfoCommand implements Command {
             return 0;
         }
 
-        boolean nodeLines = s.nodeOriented && !s.summarize && !s.reasons;
+        // -s with -N: one summary line per node (real sinfo 22.05, compat 301).
+        boolean nodeLines = s.nodeOriented && !s.reasons;
         SinfoReport report;
         if (s.fields != null) {
             report = new SinfoReport(s.fields, s.sort, nodeLines, inv.clock(), inv.users());

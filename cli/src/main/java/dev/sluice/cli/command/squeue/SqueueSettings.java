@@ -48,7 +48,7 @@ final class SqueueSettings {
 
     void applyEnv(Map<String, String> env) {
         all = env.containsKey("SQUEUE_ALL");
-        oneLinePerTask = env.containsKey("SQUEUE_ARRAY") || env.containsKey("SQUEUE_ARRAY_UNIQUE");
+        oneLinePerTask = env.containsKey("SQUEUE_ARRAY");
         sort = env.get("SQUEUE_SORT");
         clusters = env.get("SLURM_CLUSTERS");
         federation = env.containsKey("SQUEUE_FEDERATION");
@@ -128,7 +128,10 @@ final class SqueueSettings {
                 start = true;
                 layoutChosen = true;
             }
-            case "array", "array-unique" -> oneLinePerTask = true;
+            case "array" -> oneLinePerTask = true;
+            // Real squeue 22.05 printed a held array's pending tasks as one line with it, as
+            // without it (compat 302): taken, no effect.
+            case "array-unique" -> {}
             case "json" -> json = true;
             case "yaml" -> yaml = true;
             case "all" -> all = true;

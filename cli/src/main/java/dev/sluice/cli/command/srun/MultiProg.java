@@ -76,8 +76,11 @@ final class MultiProg {
                 lo = Integer.parseInt(range[0]);
                 hi = range.length == 2 ? Integer.parseInt(range[1]) : lo;
             } catch (NumberFormatException e) {
+                // Real srun 22.05 names the task field it could not read before the line.
                 throw new SubmitException(
-                        1, "error: Line " + lineNo + " of configuration file " + fileName + " invalid");
+                        1,
+                        "error: Invalid task range specification (" + spec + ")",
+                        "error: Line " + lineNo + " of configuration file " + fileName + " invalid");
             }
             for (int t = lo; t <= hi; t++) {
                 if (t >= numTasks) {

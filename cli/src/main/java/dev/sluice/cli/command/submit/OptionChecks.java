@@ -127,13 +127,26 @@ public final class OptionChecks {
             throw new SubmitException(255, "error: Invalid --acctg-freq specification: " + o.get("acctg-freq"));
         }
         if (o.has("deadline")) {
+            ZonedDateTime now =
+                    ZonedDateTime.ofInstant(inv.clock().instant(), inv.clock().getZone());
+            java.time.Instant deadline;
             try {
-                BeginTime.parse(
-                        o.get("deadline"),
-                        ZonedDateTime.ofInstant(
-                                inv.clock().instant(), inv.clock().getZone()));
+                deadline = BeginTime.parse(o.get("deadline"), now);
             } catch (IllegalArgumentException e) {
                 throw new SubmitException(255, "error: Invalid --deadline specification");
+            }
+            // Real sbatch 22.05 refuses a deadline before the job may begin itself, exit 1
+            // (compat 303); a --begin that does not parse is reported later, as before.
+            java.time.Instant begin = null;
+            if (o.has("begin")) {
+                try {
+                    begin = BeginTime.parse(o.get("begin"), now);
+                } catch (IllegalArgumentException e) {
+                    begin = null;
+                }
+            }
+            if (begin != null && begin.isAfter(deadline)) {
+                throw new SubmitException(1, "error: Incompatible begin and deadline time specification");
             }
         }
         if (o.has("cpu-freq")) {

@@ -52,6 +52,9 @@ class TestSbatchErrors {
     void beginAndDependencyErrorsAsSlurm() {
         assertThat(sbatch("", "--begin=garbage", "--wrap", "true"))
                 .isEqualTo(new Output(255, "", "sbatch: error: Invalid --begin specification\n"));
+        // Real sbatch 22.05 (compat 303): a deadline before the begin time, exit 1; after it, taken.
+        assertThat(sbatch("", "--begin=now+2hours", "--deadline=now+1hour", "--wrap", "true"))
+                .isEqualTo(new Output(1, "", "sbatch: error: Incompatible begin and deadline time specification\n"));
         assertThat(sbatch("", "--kill-on-invalid-dep=maybe", "--wrap", "true"))
                 .isEqualTo(new Output(255, "", "sbatch: error: Invalid --kill-on-invalid-dep specification\n"));
         assertThat(cli.controller().requests()).isEmpty();

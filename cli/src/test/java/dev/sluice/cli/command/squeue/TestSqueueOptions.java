@@ -136,7 +136,6 @@ class TestSqueueOptions {
                 }) {
             assertThat(squeue(o)).as(o).isEqualTo(new Output(0, plain, ""));
         }
-        assertThat(squeue("--array-unique").out()).isEqualTo(squeue("-r").out());
     }
 
     @Test

@@ -187,6 +187,14 @@ class TestSrunStep {
         assertThat(srun("-n1", "--multi-prog", "mp3.conf").err())
                 .isEqualTo("srun: error: Invalid task id, 1 >= ntasks\n"
                         + "srun: error: Line 1 of configuration file mp3.conf invalid\n");
+        // compat 300: a task field that is not a number or range.
+        Files.writeString(cli.dir().resolve("mp4.conf"), "x echo bad\n");
+        assertThat(srun("-n1", "--multi-prog", "mp4.conf"))
+                .isEqualTo(new Output(
+                        1,
+                        "",
+                        "srun: error: Invalid task range specification (x)\n"
+                                + "srun: error: Line 1 of configuration file mp4.conf invalid\n"));
         assertThat(srun("--multi-prog", "nope.conf"))
                 .isEqualTo(new Output(1, "", "srun: error: Could not open multi_prog config file nope.conf\n"));
     }
