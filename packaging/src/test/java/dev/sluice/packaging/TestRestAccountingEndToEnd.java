@@ -10,10 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -24,26 +21,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * shows them, in every data parser version, each answer checked against that version's
  * published schema; a plain user's writes refused with nothing changed.
  */
-class TestRestAccountingEndToEnd {
-    @TempDir
-    static Path stateDir;
-
-    private static RestCluster api;
-    private static ClusterProcesses cluster;
-
-    @BeforeAll
-    static void up() throws Exception {
-        api = RestCluster.start(stateDir);
-        cluster = api.cluster;
-    }
-
-    @AfterAll
-    static void down() throws Exception {
-        if (api != null) {
-            api.close();
-        }
-    }
-
+class TestRestAccountingEndToEnd extends RestClusterTest {
     /**
      * The job as accounting keeps it, from sluice-dbd with the same token, as sacct shows it; from
      * v0.0.44 its record changed over REST and with sacctmgr modify job, as sacct then shows it.

@@ -9,10 +9,7 @@ import dev.sluice.restd.slurm.ApiVersion;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -22,26 +19,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * data parser version; and v0.0.45's allocation, resource layout, requeue and fair-share tree,
  * each answer checked against Slurm's published schema of its version.
  */
-class TestRestBatchEndToEnd {
-    @TempDir
-    static java.nio.file.Path stateDir;
-
-    private static RestCluster api;
-    private static ClusterProcesses cluster;
-
-    @BeforeAll
-    static void up() throws Exception {
-        api = RestCluster.start(stateDir);
-        cluster = api.cluster;
-    }
-
-    @AfterAll
-    static void down() throws Exception {
-        if (api != null) {
-            api.close();
-        }
-    }
-
+class TestRestBatchEndToEnd extends RestClusterTest {
     @ParameterizedTest
     @EnumSource(ApiVersion.class)
     void nodesAreDrainedAndResumedByOneBatchUpdate(ApiVersion v) throws Exception {

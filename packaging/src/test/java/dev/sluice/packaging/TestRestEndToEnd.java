@@ -20,10 +20,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -34,27 +31,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * v0.0.45), each answer checked against Slurm's published schema of that version. The REST daemon runs in this
  * JVM, speaking to the controller over TCP with the user's token, as sluice-restd does.
  */
-class TestRestEndToEnd {
+class TestRestEndToEnd extends RestClusterTest {
     private static final String V = "/slurm/v0.0.44/";
-
-    @TempDir
-    static Path stateDir;
-
-    private static RestCluster api;
-    private static ClusterProcesses cluster;
-
-    @BeforeAll
-    static void up() throws Exception {
-        api = RestCluster.start(stateDir);
-        cluster = api.cluster;
-    }
-
-    @AfterAll
-    static void down() throws Exception {
-        if (api != null) {
-            api.close();
-        }
-    }
 
     private static int submit(String script, Path out) throws Exception {
         return api.submit(ApiVersion.V0044, script, out);

@@ -167,9 +167,7 @@ final class SacctmgrJobs {
             if (e.code() != ErrorCode.ACCESS_DENIED.number()) {
                 throw e;
             }
-            s.err.println("sacctmgr: error: Your user doesn't have privilege to perform this action");
-            s.err.println(" Error with request: " + ErrorCode.ACCESS_DENIED.text());
-            return 1;
+            return s.noPrivilege();
         }
         if (preview.getJobsCount() == 0) {
             s.out.println(" Nothing modified");

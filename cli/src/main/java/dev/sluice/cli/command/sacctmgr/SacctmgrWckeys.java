@@ -137,9 +137,7 @@ final class SacctmgrWckeys {
                 throw e;
             }
             // slurmdbd lists wckeys to operators only.
-            s.err.println("sacctmgr: error: Your user doesn't have privilege to perform this action");
-            s.err.println(" Error with request: " + ErrorCode.ACCESS_DENIED.text());
-            return 1;
+            return s.noPrivilege();
         }
         FieldTable table = new FieldTable(
                 c.columns().stream()

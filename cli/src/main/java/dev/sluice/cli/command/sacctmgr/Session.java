@@ -54,4 +54,14 @@ final class Session {
         out.println(" Changes Discarded");
         return false;
     }
+
+    /**
+     * What sacctmgr prints when slurmdbd refuses a user an operator's request (listing wckeys,
+     * changing another user's job); the command's exit status.
+     */
+    int noPrivilege() {
+        err.println("sacctmgr: error: Your user doesn't have privilege to perform this action");
+        err.println(" Error with request: " + dev.sluice.common.error.ErrorCode.ACCESS_DENIED.text());
+        return 1;
+    }
 }
