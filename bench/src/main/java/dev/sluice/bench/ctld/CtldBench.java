@@ -33,10 +33,29 @@ public final class CtldBench {
         System.exit(run(o, System.out).ok() ? 0 : 1);
     }
 
-    /** One measured round. */
-    public record Round(int jobs, double seconds, double ctldCpuMs, double dbdCpuMs, double benchCpuMs, long failed) {
+    /**
+     * One measured round.
+     *
+     * @param seconds from the first submission until the controller acknowledged the last end
+     * @param accountedSeconds until, besides, sluice-dbd had acknowledged every accounting record
+     *     of the round (the controller's outbox empty, sdiag's DBD Agent queue size 0); negative
+     *     without accounting
+     */
+    public record Round(
+            int jobs,
+            double seconds,
+            double accountedSeconds,
+            double ctldCpuMs,
+            double dbdCpuMs,
+            double benchCpuMs,
+            long failed) {
         public double jobsPerSecond() {
             return jobs / seconds;
+        }
+
+        /** The rate that accounting kept up with: jobs over {@link #accountedSeconds}. */
+        public double accountedPerSecond() {
+            return jobs / accountedSeconds;
         }
 
         public boolean ok() {
@@ -61,7 +80,8 @@ public final class CtldBench {
                     o.inFlight(),
                     ctld.pid(),
                     dbd != null ? ", dbd pid " + dbd.pid() : "");
-            out.println("round      jobs    seconds    jobs/s  ctld ms/job  dbd ms/job  bench ms/job  load");
+            out.println(
+                    "round      jobs    seconds    jobs/s  accounted/s  ctld ms/job  dbd ms/job  bench ms/job  load");
             Round last = null;
             if (o.warmup() > 0) {
                 print(out, "warm-up", round(o, o.warmup(), socket, nodes, ctld, dbd));
@@ -90,11 +110,12 @@ public final class CtldBench {
     private static void print(PrintStream out, String label, Round r) {
         out.printf(
                 Locale.ROOT,
-                "%-8s %7d %10.2f %9.0f %12.3f %11s %13.3f  %s%s%n",
+                "%-8s %7d %10.2f %9.0f %12s %12.3f %11s %13.3f  %s%s%n",
                 label,
                 r.jobs(),
                 r.seconds(),
                 r.jobsPerSecond(),
+                r.accountedSeconds() < 0 ? "-" : String.format(Locale.ROOT, "%.0f", r.accountedPerSecond()),
                 r.ctldCpuMs() / r.jobs(),
                 r.dbdCpuMs() < 0 ? "-" : String.format(Locale.ROOT, "%.3f", r.dbdCpuMs() / r.jobs()),
                 r.benchCpuMs() / r.jobs(),
@@ -127,21 +148,55 @@ public final class CtldBench {
             Thread.sleep(10);
         }
         long end = System.nanoTime();
+        long accounted = dbd != null ? outboxEmpty(socket, start + o.timeout().toNanos()) : 0;
         double ctldMs = ctld.cpuMillis() - ctld0;
         double benchMs = ChildDaemon.selfCpuMillis() - bench0;
         // sluice-dbd takes the records after the jobs end: its CPU counts until it is idle.
         double dbdMs = dbd != null ? dbd.cpuMillisWhenIdle() - dbd0 : -1;
-        return new Round(jobs, (end - start) / 1e9, ctldMs, dbdMs, benchMs, nodes.failedReports() - failedBefore);
+        return new Round(
+                jobs,
+                (end - start) / 1e9,
+                dbd != null ? (accounted - start) / 1e9 : -1,
+                ctldMs,
+                dbdMs,
+                benchMs,
+                nodes.failedReports() - failedBefore);
     }
 
-    private static void submit(BenchOptions o, int jobs, Path socket) throws Exception {
+    /**
+     * When the controller's accounting outbox was first seen empty (sdiag's DBD Agent queue
+     * size, asked every 20 ms: the records reach sluice-dbd after the jobs end, in batches).
+     */
+    private static long outboxEmpty(Path socket, long deadline) throws IOException, InterruptedException {
+        try (LocalConnection c = new LocalConnection(socket, self())) {
+            while (true) {
+                long now = System.nanoTime();
+                var stats = c.call(ClientRequest.newBuilder()
+                                .setGetStatistics(dev.sluice.protocol.v1.GetStatisticsRequest.getDefaultInstance()))
+                        .getGetStatistics();
+                if (stats.getDbdAgentQueue() == 0) {
+                    return now;
+                }
+                if (now > deadline) {
+                    throw new IOException(stats.getDbdAgentQueue() + " accounting records still unacknowledged");
+                }
+                Thread.sleep(20);
+            }
+        }
+    }
+
+    private static Identity self() {
         com.sun.security.auth.module.UnixSystem me = new com.sun.security.auth.module.UnixSystem();
-        Identity owner = Identity.newBuilder()
+        return Identity.newBuilder()
                 .setUid((int) me.getUid())
                 .setGid((int) me.getGid())
                 .setUserName(me.getUsername())
                 .setHost("localhost")
                 .build();
+    }
+
+    private static void submit(BenchOptions o, int jobs, Path socket) throws Exception {
+        Identity owner = self();
         JobSpec.Builder spec = JobSpec.newBuilder()
                 .setName("bench-ctld")
                 .setScript(com.google.protobuf.ByteString.copyFromUtf8(

@@ -5,10 +5,15 @@ import dev.sluice.common.slurm.SlurmVersion;
 import dev.sluice.protocol.auth.DaemonAuth;
 import dev.sluice.protocol.v1.HeartbeatRequest;
 import dev.sluice.protocol.v1.HeartbeatResponse;
+import dev.sluice.protocol.v1.JobCompleteBatch;
+import dev.sluice.protocol.v1.JobCompleteBatchResponse;
 import dev.sluice.protocol.v1.JobCompleteRequest;
 import dev.sluice.protocol.v1.JobCompleteResponse;
 import dev.sluice.protocol.v1.LaunchBatchJobRequest;
 import dev.sluice.protocol.v1.LaunchBatchJobResponse;
+import dev.sluice.protocol.v1.LaunchBatchJobsRequest;
+import dev.sluice.protocol.v1.LaunchBatchJobsResponse;
+import dev.sluice.protocol.v1.LaunchOutcome;
 import dev.sluice.protocol.v1.NodeControlGrpc;
 import dev.sluice.protocol.v1.NodeHardware;
 import dev.sluice.protocol.v1.NodeReconfigureRequest;
@@ -196,6 +201,49 @@ public final class SimulatedNodes implements AutoCloseable {
                         });
     }
 
+    /**
+     * The reports of jobs launched together, in one {@code JobsComplete} call, as a node daemon
+     * sends the reports it has waiting.
+     */
+    private void reportAll(String node, List<LaunchBatchJobRequest> launches) {
+        inFlight.acquireUninterruptibly();
+        JobCompleteBatch.Builder batch = JobCompleteBatch.newBuilder();
+        for (LaunchBatchJobRequest launch : launches) {
+            batch.addReports(JobCompleteRequest.newBuilder()
+                    .setNodeName(node)
+                    .setJobId(launch.getJobId())
+                    .setExitStatus(0)
+                    .setRestartCount(launch.getRestartCount()));
+        }
+        registry.withDeadlineAfter(60, TimeUnit.SECONDS).jobsComplete(batch.build(), new StreamObserver<>() {
+            @Override
+            public void onNext(JobCompleteBatchResponse value) {
+                for (LaunchBatchJobRequest launch : launches) {
+                    running.remove(launch.getJobId());
+                }
+                failedReports.addAndGet(value.getRefusedCount());
+                completed.addAndGet(launches.size() - value.getRefusedCount());
+            }
+
+            @Override
+            public void onError(Throwable t) {
+                inFlight.release();
+                for (LaunchBatchJobRequest launch : launches) {
+                    running.remove(launch.getJobId());
+                }
+                failedReports.addAndGet(launches.size());
+                if (open) {
+                    System.err.println("bench-ctld: " + launches.size() + " completions failed: " + t.getMessage());
+                }
+            }
+
+            @Override
+            public void onCompleted() {
+                inFlight.release();
+            }
+        });
+    }
+
     /** One simulated node daemon's NodeControl service. */
     private final class Node extends NodeControlGrpc.NodeControlImplBase {
         private final String name;
@@ -212,6 +260,19 @@ public final class SimulatedNodes implements AutoCloseable {
             observer.onCompleted();
             // The job ends as soon as it started: its report goes after the launch's answer.
             executor.execute(() -> report(name, request));
+        }
+
+        @Override
+        public void launchBatchJobs(LaunchBatchJobsRequest request, StreamObserver<LaunchBatchJobsResponse> observer) {
+            LaunchBatchJobsResponse.Builder out = LaunchBatchJobsResponse.newBuilder();
+            for (LaunchBatchJobRequest launch : request.getLaunchesList()) {
+                launched.incrementAndGet();
+                running.put(launch.getJobId(), name);
+                out.addOutcomes(LaunchOutcome.newBuilder().setJobId(launch.getJobId()));
+            }
+            observer.onNext(out.build());
+            observer.onCompleted();
+            executor.execute(() -> reportAll(name, request.getLaunchesList()));
         }
 
         @Override

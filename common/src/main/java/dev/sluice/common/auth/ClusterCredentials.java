@@ -43,8 +43,19 @@ public final class ClusterCredentials {
     private static final String CLAIM_REQUEST = "req";
 
     private final ClusterKeys keys;
-    private final SecureRandom random = new SecureRandom();
+    // A DRBG in the JVM, not the platform's default (NativePRNG), which reads /dev/urandom under
+    // a lock for every nonce: a system call per credential, and the controller signs one per
+    // launch and per call.
+    private final SecureRandom random = drbg();
     private final CompactJws jws = new CompactJws();
+
+    private static SecureRandom drbg() {
+        try {
+            return SecureRandom.getInstance("DRBG");
+        } catch (java.security.NoSuchAlgorithmException e) {
+            return new SecureRandom();
+        }
+    }
 
     public ClusterCredentials(ClusterKeys keys) {
         this.keys = requireNonNull(keys, "keys is null");

@@ -49,6 +49,8 @@ public final class Outbox implements AutoCloseable {
     private static final int HEADER = 16;
     private static final String ACKED = "acknowledged";
     static final long ROLL_BYTES = 256 * 1024;
+    /** A batch's records together stay well inside gRPC's 4 MiB message limit at sluice-dbd. */
+    static final long MAX_BATCH_BYTES = 2L * 1024 * 1024;
 
     /** A record as stored and shipped: serialised once, when appended. */
     record Entry(long sequence, long journalSequence, byte[] body) {}
@@ -249,11 +251,15 @@ public final class Outbox implements AutoCloseable {
                 lock.wait(left);
             }
             List<Entry> out = new ArrayList<>();
+            long bytes = 0;
             for (Entry e : pending) {
-                if (out.size() == max || e.journalSequence() > durableJournal) {
+                if (out.size() == max
+                        || e.journalSequence() > durableJournal
+                        || (!out.isEmpty() && bytes + e.body().length > MAX_BATCH_BYTES)) {
                     break;
                 }
                 out.add(e);
+                bytes += e.body().length;
             }
             return out;
         }

@@ -32,6 +32,8 @@ final class OutboxShipper implements AutoCloseable {
     /** Shortest pause between shipments while the outbox keeps up: accounting may lag by this. */
     static final long TRICKLE_INTERVAL_MS = 200;
 
+    // Records per call (Outbox also caps their bytes). 2,000 made sluice-dbd no faster per job
+    // on H2 than 500 (bench-ctld, 2026-12-06).
     private static final int MAX_BATCH = 500;
     private static final Duration RPC_DEADLINE = Duration.ofSeconds(30);
     private static final long MIN_BACKOFF_MS = 1000;

@@ -2,19 +2,14 @@ package dev.sluice.ctld.dispatch;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.sluice.common.hostlist.HostList;
 import dev.sluice.ctld.config.CtldConfig;
 import dev.sluice.ctld.control.JobRunControl;
 import dev.sluice.ctld.loop.EffectSink;
 import dev.sluice.ctld.loop.LoopInbox;
-import dev.sluice.ctld.state.Allocation;
-import dev.sluice.ctld.state.ArrayRequest;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Effect;
 import dev.sluice.ctld.state.Job;
-import dev.sluice.ctld.state.JobRequest;
 import dev.sluice.ctld.state.NodeView;
-import dev.sluice.ctld.state.TaskSet;
 import dev.sluice.ctld.wire.WireMapper;
 import dev.sluice.protocol.auth.DaemonAuth;
 import dev.sluice.protocol.auth.JobCredentials;
@@ -28,6 +23,8 @@ import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.stub.ClientCalls;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -58,14 +55,71 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
     private final DaemonAuth auth;
     private final Map<String, ManagedChannel> channels = new ConcurrentHashMap<>();
     private final ExecutorService workers = Executors.newVirtualThreadPerTaskExecutor();
+    private final LaunchRequests requests;
+    private final JointLaunches together;
     /** The loop's front, made before the loop (which needs this dispatcher as its sink). */
     private final LoopInbox loop;
 
     /** @param loop where a launch that failed is given back, and the latest image read */
     public NodeDispatcher(CtldConfig config, DaemonAuth auth, LoopInbox loop) {
         this.config = config;
+        this.requests = new LaunchRequests(config);
+        this.together = new JointLaunches(auth, requests, workers, this::stub, this::launch);
         this.auth = auth;
         this.loop = requireNonNull(loop, "loop is null");
+    }
+
+    /**
+     * A batch's effects: the batch jobs it starts on one node go to that node in one call (a
+     * pass that starts an array's tasks would otherwise make a call, with its credential, per
+     * task); launches are held back only until the next effect of another kind, so a node sees
+     * a job's launch before anything the batch does to it next.
+     */
+    @Override
+    public void executeAll(List<Effect> effects, ClusterImage image) {
+        Map<String, List<Job>> launches = new LinkedHashMap<>();
+        for (Effect effect : effects) {
+            try {
+                if (effect instanceof Effect.LaunchBatch e) {
+                    Job job = image.job(e.jobId()).orElse(null);
+                    if (job != null && launchesAlone(job, image)) {
+                        launches.computeIfAbsent(job.allocation().batchHost(), h -> new ArrayList<>())
+                                .add(job);
+                        continue;
+                    }
+                }
+                launchTogether(launches, image);
+                execute(effect, image);
+            } catch (RuntimeException e) {
+                log.warn("effect {} failed", effect, e);
+            }
+        }
+        launchTogether(launches, image);
+    }
+
+    /**
+     * Whether {@code job}'s start is just its batch launch on its batch host: running, with a
+     * script, no Prolog of its own to run elsewhere first, not to be suspended once launched.
+     */
+    private static boolean launchesAlone(Job job, ClusterImage image) {
+        if (!job.isRunning()
+                || job.status().state() == dev.sluice.common.slurm.JobState.SUSPENDED
+                || job.request().launch().script().isEmpty()) {
+            return false;
+        }
+        String host = job.allocation().batchHost();
+        return image.prologRunsOn(job).stream().allMatch(host::equals);
+    }
+
+    private void launchTogether(Map<String, List<Job>> launches, ClusterImage image) {
+        launches.forEach((host, jobs) -> {
+            if (jobs.size() == 1 || !together.accepts(host)) {
+                jobs.forEach(job -> launch(job, image));
+            } else {
+                together.send(host, jobs, image);
+            }
+        });
+        launches.clear();
     }
 
     @Override
@@ -128,24 +182,6 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
     }
 
     /**
-     * The batch script's SLURM_TASKS_PER_NODE: the tasks placed on each node, or, for a job
-     * that named no task count, as many as its CPUs there hold ({@code --exclusive -N2} on
-     * 4-CPU nodes: {@code 4(x2)}, while NumTasks=2; recorded, compat 029).
-     */
-    private static List<Integer> batchTasksPerNode(Job job) {
-        JobRequest r = job.request();
-        if (r.size().numTasks() > 0 || r.size().ntasksPerNode() > 0) {
-            return job.allocation().nodes().stream()
-                    .map(Allocation.NodeShare::tasks)
-                    .toList();
-        }
-        int perTask = Math.max(1, r.size().cpusPerTask());
-        return job.allocation().nodes().stream()
-                .map(n -> Math.max(n.tasks(), n.cpus() / perTask))
-                .toList();
-    }
-
-    /**
      * A job started to wait for its gang turn (JobLifecycle.suspendedAtStart) is stopped once
      * the node has it, never before; a failure here is not a failed launch.
      */
@@ -174,7 +210,7 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
         // srun) has no script: its steps come from srun.
         for (String node : job.allocation().nodeNames()) {
             if (image.prologRunsOn(job).contains(node) && !(batch && node.equals(host))) {
-                LaunchBatchJobRequest facts = launchRequest(job, image, node);
+                LaunchBatchJobRequest facts = requests.of(job, image, node);
                 // Not started after its tries, the job stays with reason Prolog (salloc waits), as
                 // for a node that never answers Slurm's prolog launch; a cancel ends it.
                 deliver(
@@ -190,7 +226,7 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
         if (!batch) {
             return;
         }
-        LaunchBatchJobRequest request = launchRequest(job, image, host);
+        LaunchBatchJobRequest request = requests.of(job, image, host);
         deliver(
                 job,
                 image,
@@ -250,40 +286,6 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
         });
     }
 
-    /** A batch launch's facts as {@code host} sees them (the Prolog's environment there too). */
-    private LaunchBatchJobRequest launchRequest(Job job, ClusterImage image, String host) {
-        Allocation a = job.allocation();
-        Allocation.NodeShare here = a.nodes().stream()
-                .filter(n -> n.node().equals(host))
-                .findFirst()
-                .orElse(a.nodes().get(0));
-        return LaunchBatchJobRequest.newBuilder()
-                .setJobId(job.id())
-                .setSpec(WireMapper.toWire(job.request()))
-                .setClusterName(config.clusterName())
-                .setNodeList(HostList.compress(a.nodeNames()))
-                .setNumNodes(a.nodes().size())
-                .setCpusOnNode(here.cpus())
-                .setPartition(job.terms().partition())
-                .setTimeLimitMinutes((int) job.terms().timeLimitMinutes())
-                .setStartTime(job.run().startTime())
-                .setRestartCount(job.run().restartCount())
-                .setMemPerNodeMb(here.memoryMb())
-                .setJobCpusPerNode(dev.sluice.common.slurm.RepeatCounts.format(
-                        a.nodes().stream().map(Allocation.NodeShare::cpus).toList()))
-                .setTasksPerNode(dev.sluice.common.slurm.RepeatCounts.format(batchTasksPerNode(job)))
-                .setNumTasks(
-                        a.nodes().stream().mapToInt(Allocation.NodeShare::tasks).sum())
-                .setKillWaitSeconds(config.timers().killWaitSeconds())
-                .setControllerHost(config.controller().controlHost())
-                .setControllerPort(config.controller().grpcPort())
-                .addAllGres(WireMapper.toWireGres(here.gres()))
-                .addAllCores(here.cores())
-                .putAllMpsPerGpu(mpsPerGpu(image, host))
-                .mergeFrom(arrayFields(job))
-                .build();
-    }
-
     /** Whether the latest image still has {@code job} running in the same run it was launched for. */
     private boolean stillThisRun(Job job) {
         return loop.image()
@@ -292,32 +294,6 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
                         && now.run().startTime() == job.run().startTime()
                         && now.run().restartCount() == job.run().restartCount())
                 .isPresent();
-    }
-
-    /** SLURM_ARRAY_* facts: the task, and count/min/max/step of the whole array as submitted. */
-    private static LaunchBatchJobRequest arrayFields(Job job) {
-        LaunchBatchJobRequest.Builder b = LaunchBatchJobRequest.newBuilder();
-        if (!job.array().isArray()) {
-            return b.build();
-        }
-        // Parsed once when the job arrived: a 10,000-task array's launches do not each re-read it.
-        ArrayRequest asked = job.request().sequencing().array();
-        TaskSet all = asked.tasks();
-        return b.setArrayJobId(job.array().arrayJobId())
-                .setArrayTaskId(Math.max(0, job.array().taskId()))
-                .setArrayTaskCount(all.size())
-                .setArrayTaskMin(all.first())
-                .setArrayTaskMax(all.last())
-                .setArrayTaskStep(asked.step())
-                .build();
-    }
-
-    /** Each GPU's MPS count on the node, so it can turn an MPS share into a percentage. */
-    public static java.util.Map<Integer, Long> mpsPerGpu(ClusterImage image, String node) {
-        java.util.Map<Integer, Long> out = new java.util.HashMap<>();
-        image.node(node)
-                .ifPresent(v -> v.gres().inventory().named("mps").forEach(u -> out.put(u.index(), u.capacity())));
-        return out;
     }
 
     private static void sleepBackoff(int attempt) {

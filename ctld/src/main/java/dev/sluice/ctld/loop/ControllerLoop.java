@@ -258,13 +258,7 @@ public final class ControllerLoop implements AutoCloseable {
         inbox.publish(published);
         // Effects are handed off (the sink never blocks) before callers hear back, so whoever
         // observes an answer also observes its effects under way.
-        for (Effect effect : toRun) {
-            try {
-                effects.execute(effect, published);
-            } catch (RuntimeException e) {
-                log.warn("effect {} failed", effect, e);
-            }
-        }
+        effects.executeAll(toRun, published);
         done.stream().filter(d -> !d.pending.afterPass()).forEach(Done::complete);
         return true;
     }

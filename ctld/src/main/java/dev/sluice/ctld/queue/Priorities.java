@@ -74,8 +74,8 @@ public final class Priorities {
                 .mapToInt(p -> p.scheduling().priorityJobFactor())
                 .max()
                 .orElse(1);
-        for (Job job : image.jobs()) {
-            if (isHeld(job) || !job.isPending()) {
+        for (Job job : image.pendingJobs()) {
+            if (isHeld(job)) {
                 continue;
             }
             long at = w.calculatedAt(job.run().submitTime(), now);

@@ -32,10 +32,7 @@ public record CycleFacts(
         int queue = 0;
         int depth = 0;
         int behind = 0;
-        for (Job job : image.jobs()) {
-            if (!job.isPending()) {
-                continue;
-            }
+        for (Job job : image.pendingJobs()) {
             queue++;
             if (job.terms().hold() != Job.Hold.NONE) {
                 continue;

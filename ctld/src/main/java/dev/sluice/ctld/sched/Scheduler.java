@@ -160,10 +160,7 @@ public final class Scheduler {
         // A held job waits whatever else happens and holds nothing back: its reason is known
         // without ordering or placing it (a queue of held jobs costs a pass next to nothing).
         List<Job> pending = new ArrayList<>();
-        for (Job job : image.jobs()) {
-            if (!job.isPending()) {
-                continue;
-            }
+        for (Job job : image.pendingJobs()) {
             switch (job.terms().hold()) {
                 case USER -> pass.reasons.put(job.id(), JobReason.JOB_HELD_USER);
                 case ADMIN -> pass.reasons.put(job.id(), JobReason.JOB_HELD_ADMIN);

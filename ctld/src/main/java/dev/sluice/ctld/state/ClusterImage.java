@@ -119,6 +119,14 @@ public record ClusterImage(long sequence, int nextJobId, Tables tables, QueueFac
         return JobTable.Frozen.running(tables.jobs());
     }
 
+    /**
+     * The pending jobs, in id order, held ones included: kept apart like {@link #runningJobs},
+     * so a pass reads the queue without walking the finished jobs.
+     */
+    public List<Job> pendingJobs() {
+        return JobTable.Frozen.pending(tables.jobs());
+    }
+
     public Map<Integer, Job> jobsById() {
         return tables.jobsById();
     }

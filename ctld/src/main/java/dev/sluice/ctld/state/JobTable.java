@@ -18,10 +18,10 @@ import java.util.TreeMap;
  * with the previous image: publishing an image after a batch costs the chunks that batch
  * touched plus one pointer per chunk, not a copy of a queue that may hold 100,000 jobs.
  *
- * <p>The jobs holding resources ({@link Job#isRunning}) are kept again in a table of their own,
- * {@link Frozen#running}: each scheduling pass and each image's views of running jobs read
- * them, and they are a few hundred among the finished jobs kept for {@code MinJobAge} and the
- * queue.
+ * <p>The jobs holding resources ({@link Job#isRunning}) and the pending jobs are each kept again
+ * in a table of their own, {@link Frozen#running} and {@link Frozen#pending}: each scheduling
+ * pass reads both, and at thousands of jobs a second the finished jobs kept for {@code
+ * MinJobAge} outnumber them by far.
  *
  * <p>Not thread-safe: owned by the controller thread like {@link ClusterState}. What
  * {@link #freeze} returns is immutable and may be read from any thread.
@@ -31,15 +31,18 @@ final class JobTable {
     static final int CHUNK = 1 << SHIFT;
     private static final Job[] NONE = new Job[0];
 
-    // The running jobs' own table; null in that table itself.
+    // The running and the pending jobs' own tables; null in those tables themselves.
     private final JobTable running;
+    private final JobTable pending;
 
     JobTable() {
-        this.running = new JobTable(null);
+        this.running = new JobTable(null, null);
+        this.pending = new JobTable(null, null);
     }
 
-    private JobTable(JobTable running) {
+    private JobTable(JobTable running, JobTable pending) {
         this.running = running;
+        this.pending = pending;
     }
 
     // Each chunk: the jobs whose id >>> SHIFT is its key, sorted by id, never modified once
@@ -79,17 +82,23 @@ final class JobTable {
         chunks.put(key, next);
         changed = true;
         if (running != null) {
-            if (job.isRunning()) {
-                running.put(job);
-            } else {
-                running.remove(id);
-            }
+            keepIn(running, job, job.isRunning());
+            keepIn(pending, job, job.isPending());
+        }
+    }
+
+    private static void keepIn(JobTable index, Job job, boolean belongs) {
+        if (belongs) {
+            index.put(job);
+        } else {
+            index.remove(job.id());
         }
     }
 
     void remove(int id) {
         if (running != null) {
             running.remove(id);
+            pending.remove(id);
         }
         int key = id >>> SHIFT;
         Job[] chunk = chunks.get(key);
@@ -116,7 +125,11 @@ final class JobTable {
     /** The table as it is now, sharing unchanged chunks with the last one returned. */
     Frozen freeze() {
         if (changed) {
-            frozen = new Frozen(chunks.values().toArray(new Job[0][]), size, running == null ? null : running.freeze());
+            frozen = new Frozen(
+                    chunks.values().toArray(new Job[0][]),
+                    size,
+                    running == null ? null : running.freeze(),
+                    pending == null ? null : pending.freeze());
             changed = false;
         }
         return frozen;
@@ -141,19 +154,21 @@ final class JobTable {
 
     /** An immutable table: a list in id order, and {@link #byId} a map over the same chunks. */
     static final class Frozen extends AbstractList<Job> implements RandomAccess {
-        static final Frozen EMPTY = new Frozen(new Job[0][], 0, null);
+        static final Frozen EMPTY = new Frozen(new Job[0][], 0, null, null);
 
         private final Job[][] chunks;
-        // The running jobs' table; null where every job of this one runs (it is that table).
+        // The running and the pending jobs' tables; null in those tables themselves.
         private final Frozen running;
+        private final Frozen pending;
         // starts[c]: the list index of chunk c's first job.
         private final int[] starts;
         private final int size;
         private final Map<Integer, Job> byId = new ById();
 
-        private Frozen(Job[][] chunks, int size, Frozen running) {
+        private Frozen(Job[][] chunks, int size, Frozen running, Frozen pending) {
             this.chunks = chunks;
             this.running = running;
+            this.pending = pending;
             this.size = size;
             this.starts = new int[chunks.length];
             int at = 0;
@@ -280,10 +295,18 @@ final class JobTable {
          * the kept index for such a table, a walk over any other list.
          */
         static List<Job> running(List<Job> jobs) {
-            if (jobs instanceof Frozen f) {
-                return f.running == null ? f : f.running;
+            if (jobs instanceof Frozen f && f.running != null) {
+                return f.running;
             }
             return jobs.stream().filter(Job::isRunning).toList();
+        }
+
+        /** The pending jobs of {@code jobs}, in the same order, as {@link #running} does. */
+        static List<Job> pending(List<Job> jobs) {
+            if (jobs instanceof Frozen f && f.pending != null) {
+                return f.pending;
+            }
+            return jobs.stream().filter(Job::isPending).toList();
         }
 
         /** Whether {@code list} is such a table (then images take it without copying). */

@@ -177,7 +177,7 @@ public final class StepService {
                                 .findFirst()
                                 .map(Allocation.NodeShare::memoryMb)
                                 .orElse(0L))
-                        .putAllMpsPerGpu(NodeDispatcher.mpsPerGpu(image, share.node()))
+                        .putAllMpsPerGpu(dev.sluice.ctld.dispatch.LaunchRequests.mpsPerGpu(image, share.node()))
                         .setGpusPerTask(request.getGpusPerTask())
                         .setStdinMode(request.getStdinMode())
                         .setStdinTask(request.getStdinTask())

@@ -55,6 +55,37 @@ class OutboxTest {
     }
 
     @Test
+    void aBatchStaysWithinSluiceDbdsMessageLimit() throws Exception {
+        // 24 records of 200 KB: all of them would be over gRPC's 4 MiB; a batch takes what fits 2 MiB.
+        String big = "x".repeat(200_000);
+        try (Outbox o = Outbox.open(dir, 0, T0)) {
+            for (int id = 1; id <= 24; id++) {
+                o.append(
+                        1,
+                        job(id).setJob(JobAccountingRecord.newBuilder()
+                                .setJob(JobInfo.newBuilder().setJobId(id).setReason(big))));
+            }
+            o.sync();
+            o.published(1);
+            List<AccountingRecord> first = o.awaitBatch(1000, 0);
+            assertThat(ids(first)).hasSize(10).startsWith(1, 2);
+            o.acknowledge(first.getLast().getSequence());
+            assertThat(ids(o.awaitBatch(1000, 0))).hasSize(10).startsWith(11);
+        }
+        // One record over the cap still goes, alone.
+        try (Outbox o = Outbox.open(dir.resolve("one"), 0, T0)) {
+            o.append(
+                    1,
+                    job(1).setJob(JobAccountingRecord.newBuilder()
+                            .setJob(JobInfo.newBuilder().setJobId(1).setReason("y".repeat(3_000_000)))));
+            o.append(1, job(2));
+            o.sync();
+            o.published(1);
+            assertThat(ids(o.awaitBatch(1000, 0))).containsExactly(1);
+        }
+    }
+
+    @Test
     void deliveredRecordsLeaveEvenWhenTheDeliveryMarkCannotBeWritten() throws Exception {
         try (Outbox o = Outbox.open(dir, 0, T0)) {
             o.append(1, job(10));

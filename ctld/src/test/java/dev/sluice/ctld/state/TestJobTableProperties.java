@@ -17,7 +17,8 @@ import net.jqwik.api.Provide;
 /**
  * The chunked job table behaves as a map sorted by id, and an image once taken never changes,
  * whatever is put or removed afterwards (readers hold images while the loop goes on). Its index
- * of running jobs lists, in every image, exactly the image's jobs that hold resources.
+ * of running jobs lists, in every image, exactly the image's jobs that hold resources, and its
+ * table of pending jobs exactly the pending ones.
  */
 class TestJobTableProperties {
     private static final Job TEMPLATE = Job.submitted(1, Builders.aJob().build(), "p", 10, 0);
@@ -82,10 +83,16 @@ class TestJobTableProperties {
             assertThat(JobTable.Frozen.running(images.get(i)))
                     .containsExactlyElementsOf(
                             expected.get(i).stream().filter(Job::isRunning).toList());
+            assertThat(JobTable.Frozen.pending(images.get(i)))
+                    .containsExactlyElementsOf(
+                            expected.get(i).stream().filter(Job::isPending).toList());
         }
         assertThat(JobTable.Frozen.running(last))
                 .containsExactlyElementsOf(
                         model.values().stream().filter(Job::isRunning).toList());
+        assertThat(JobTable.Frozen.pending(last))
+                .containsExactlyElementsOf(
+                        model.values().stream().filter(Job::isPending).toList());
     }
 
     @Property(tries = 50)

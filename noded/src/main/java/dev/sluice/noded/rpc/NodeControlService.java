@@ -9,6 +9,9 @@ import dev.sluice.noded.wire.StepLaunchMapper;
 import dev.sluice.protocol.auth.JobCredentials;
 import dev.sluice.protocol.v1.LaunchBatchJobRequest;
 import dev.sluice.protocol.v1.LaunchBatchJobResponse;
+import dev.sluice.protocol.v1.LaunchBatchJobsRequest;
+import dev.sluice.protocol.v1.LaunchBatchJobsResponse;
+import dev.sluice.protocol.v1.LaunchOutcome;
 import dev.sluice.protocol.v1.NodeControlGrpc;
 import dev.sluice.protocol.v1.NodeReconfigureRequest;
 import dev.sluice.protocol.v1.NodeReconfigureResponse;
@@ -117,20 +120,43 @@ public final class NodeControlService extends NodeControlGrpc.NodeControlImplBas
 
     @Override
     public void launchBatchJob(LaunchBatchJobRequest request, StreamObserver<LaunchBatchJobResponse> observer) {
+        LaunchOutcome outcome = launch(request);
+        if (outcome.getRefused()) {
+            observer.onError(
+                    Status.PERMISSION_DENIED.withDescription(outcome.getError()).asRuntimeException());
+        } else if (!outcome.getError().isEmpty()) {
+            observer.onError(
+                    Status.UNAVAILABLE.withDescription(outcome.getError()).asRuntimeException());
+        } else {
+            observer.onNext(LaunchBatchJobResponse.getDefaultInstance());
+            observer.onCompleted();
+        }
+    }
+
+    /** Each launch as {@link #launchBatchJob} would take it alone, its outcome in its place. */
+    @Override
+    public void launchBatchJobs(LaunchBatchJobsRequest request, StreamObserver<LaunchBatchJobsResponse> observer) {
+        LaunchBatchJobsResponse.Builder out = LaunchBatchJobsResponse.newBuilder();
+        for (LaunchBatchJobRequest launch : request.getLaunchesList()) {
+            out.addOutcomes(launch(launch));
+        }
+        observer.onNext(out.build());
+        observer.onCompleted();
+    }
+
+    private LaunchOutcome launch(LaunchBatchJobRequest request) {
+        LaunchOutcome.Builder outcome = LaunchOutcome.newBuilder().setJobId(request.getJobId());
         try {
             credentials.check(request);
         } catch (AuthException e) {
-            refuse("launch of job " + request.getJobId(), e, observer);
-            return;
+            log.warn("refused launch of job {}: {}", request.getJobId(), e.getMessage());
+            return outcome.setRefused(true).setError(e.getMessage()).build();
         }
         try {
             launcher.launch(BatchJobMapper.toJob(request));
-            observer.onNext(LaunchBatchJobResponse.getDefaultInstance());
-            observer.onCompleted();
+            return outcome.build();
         } catch (IOException | RuntimeException e) {
-            observer.onError(Status.UNAVAILABLE
-                    .withDescription("launch failed: " + e.getMessage())
-                    .asRuntimeException());
+            return outcome.setError("launch failed: " + e.getMessage()).build();
         }
     }
 

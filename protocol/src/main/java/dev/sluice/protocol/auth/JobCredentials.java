@@ -71,6 +71,30 @@ public final class JobCredentials {
         return signed;
     }
 
+    /**
+     * A {@code LaunchBatchJobsRequest} of launches each already in {@link #signedBytes}' form:
+     * a repeated message field is each message's bytes behind its tag and length, so the signed
+     * launches travel as they were signed.
+     */
+    public static byte[] together(java.util.List<byte[]> signedLaunches) {
+        int field = dev.sluice.protocol.v1.LaunchBatchJobsRequest.LAUNCHES_FIELD_NUMBER;
+        int size = 0;
+        for (byte[] launch : signedLaunches) {
+            size += CodedOutputStream.computeByteArraySize(field, launch);
+        }
+        byte[] out = new byte[size];
+        CodedOutputStream stream = CodedOutputStream.newInstance(out);
+        try {
+            for (byte[] launch : signedLaunches) {
+                stream.writeByteArray(field, launch);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        stream.checkNoSpaceLeft();
+        return out;
+    }
+
     /** {@code request} with a credential for node {@code node}. */
     public static LaunchStepRequest sign(LaunchStepRequest request, String node, ClusterCredentials keys, Instant now) {
         LaunchStepRequest body = request.getCredential().isEmpty()

@@ -145,6 +145,24 @@ class TestJobCredentials {
         assertRefused(() -> node1.check(elsewhere), "issued for node node2");
     }
 
+    @Test
+    void launches_sent_together_each_keep_their_own_credential() throws Exception {
+        LaunchBatchJobRequest other = batch().toBuilder().setJobId(8).build();
+        byte[] together = JobCredentials.together(java.util.List.of(
+                JobCredentials.signedBytes(batch(), "node1", keys, NOW),
+                JobCredentials.signedBytes(other, "node1", keys, NOW),
+                JobCredentials.signedBytes(batch(), "node2", keys, NOW)));
+        var received = dev.sluice.protocol.v1.LaunchBatchJobsRequest.parseFrom(together)
+                .getLaunchesList();
+        assertThat(received).hasSize(3);
+        assertThat(received.get(1).toBuilder().clearCredential().build()).isEqualTo(other);
+        assertThatCode(() -> node1.check(received.get(0))).doesNotThrowAnyException();
+        assertThatCode(() -> node1.check(received.get(1))).doesNotThrowAnyException();
+        // One launch's credential does not vouch for its neighbours, nor for a replay of itself.
+        assertRefused(() -> node1.check(received.get(2)), "issued for node node2");
+        assertRefused(() -> node1.check(received.get(0)), "Job credential replayed");
+    }
+
     private static void assertRefused(org.assertj.core.api.ThrowableAssert.ThrowingCallable check, String message) {
         assertThatThrownBy(check).isInstanceOf(AuthException.class).hasMessageContaining(message);
     }
