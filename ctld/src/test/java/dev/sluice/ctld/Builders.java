@@ -107,19 +107,39 @@ public final class Builders {
                     dev.sluice.ctld.state.ArrayRequest.read(spec),
                     sequencing.dependency(),
                     sequencing.killOnInvalidDep(),
-                    sequencing.beginTime());
+                    sequencing.beginTime(),
+                    sequencing.deadline());
             return this;
         }
 
         public JobBuilder dependency(String spec, boolean killOnInvalid) {
             sequencing = new JobRequest.Sequencing(
-                    sequencing.array(), Dependency.read(spec), killOnInvalid, sequencing.beginTime());
+                    sequencing.array(),
+                    Dependency.read(spec),
+                    killOnInvalid,
+                    sequencing.beginTime(),
+                    sequencing.deadline());
             return this;
         }
 
         public JobBuilder begin(long epochSeconds) {
             sequencing = new JobRequest.Sequencing(
-                    sequencing.array(), sequencing.dependency(), sequencing.killOnInvalidDep(), epochSeconds);
+                    sequencing.array(),
+                    sequencing.dependency(),
+                    sequencing.killOnInvalidDep(),
+                    epochSeconds,
+                    sequencing.deadline());
+            return this;
+        }
+
+        /** {@code --deadline}, as epoch seconds. */
+        public JobBuilder deadline(long epochSeconds) {
+            sequencing = new JobRequest.Sequencing(
+                    sequencing.array(),
+                    sequencing.dependency(),
+                    sequencing.killOnInvalidDep(),
+                    sequencing.beginTime(),
+                    epochSeconds);
             return this;
         }
 

@@ -73,7 +73,7 @@ public final class JobRecord38 {
         o.nullField("cpu_frequency_maximum");
         o.nullField("cpu_frequency_governor");
         o.field("cpus_per_tres", v.cpusPerTres());
-        o.field("deadline", 0);
+        o.field("deadline", spec.getDeadline());
         o.field("delay_boot", 0);
         o.field("dependency", job.getDependency());
         o.field("derived_exit_code", job.getDerivedExitStatus());

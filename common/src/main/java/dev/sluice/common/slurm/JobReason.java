@@ -108,6 +108,8 @@ public enum JobReason {
     // Ended.
     NON_ZERO_EXIT_CODE("NonZeroExitCode"),
     TIME_LIMIT("TimeLimit"),
+    /** Slurm's FAIL_DEADLINE: its time limit could no longer end before its {@code --deadline}. */
+    DEADLINE("DeadLine"),
     /** Slurm's FAIL_OOM. */
     OUT_OF_MEMORY("OutOfMemory"),
     /**

@@ -2,6 +2,7 @@ package dev.sluice.ctld.accounting;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.sluice.common.slurm.JobReason;
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.common.tres.Tres;
 import dev.sluice.ctld.gres.GresGrant;
@@ -279,6 +280,15 @@ public final class AccountingEvents {
             // sacct -s R finds it (seen when the cancel follows the submission closely, as in
             // scripts; later ones may read None, by a race inside Slurm).
             info.setStartTime(job.run().endTime());
+        }
+        if (job.status().state() == JobState.DEADLINE) {
+            // slurmdbd stores the exit code 1 slurmctld gives such a job as 256 (sacct 1:0), and
+            // the end of a job that never ran changes neither its start (None) nor the reason it
+            // was submitted with (compat 304, 305). A job ended in the pass right after its
+            // submission may read its end as its start, by a race inside Slurm, as for cancels.
+            info.setExitStatus(1 << 8)
+                    .setStartTime(0)
+                    .setReason((job.request().hold() ? JobReason.JOB_HELD_USER : JobReason.NONE).slurmName());
         }
         String reservation = job.request().reservation();
         if (!reservation.isEmpty()) {

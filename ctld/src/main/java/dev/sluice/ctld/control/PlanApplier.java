@@ -18,8 +18,9 @@ import java.util.List;
 /**
  * Turns what a scheduling pass planned into what the controller journals (Nomad's plan apply):
  * each start through the job lifecycle (an array task split off its record first), each
- * {@code --kill-on-invalid-dep} cancel and each preemption likewise, and the pass's view of the queue (reasons,
- * expected starts, priorities) as soft state. The loop only journals, replays and publishes it.
+ * {@code --kill-on-invalid-dep} cancel, each end past a {@code --deadline} and each preemption
+ * likewise, and the pass's view of the queue (reasons, expected starts, priorities) as soft
+ * state. The loop only journals, replays and publishes it.
  */
 public final class PlanApplier {
     private PlanApplier() {}
@@ -110,6 +111,11 @@ public final class PlanApplier {
             Transition cancelled = JobLifecycle.apply(state.job(id), new JobEvent.DependencyNeverSatisfied(), now);
             records.addAll(cancelled.records());
             effects.addAll(cancelled.effects());
+        }
+        for (int id : plan.pastDeadline()) {
+            Transition ended = JobLifecycle.apply(state.job(id), new JobEvent.DeadlineMissed(), now);
+            records.addAll(ended.records());
+            effects.addAll(ended.effects());
         }
         SoftChange queue = new SoftChange.QueueViewed(queueFacts(plan));
         return new ControlResult<>(records, List.of(queue), effects, null);

@@ -65,6 +65,7 @@ final class JobRequestCodec {
                 .setDependency(r.sequencing().dependency().text())
                 .setKillOnInvalidDep(r.sequencing().killOnInvalidDep())
                 .setBeginTime(r.sequencing().beginTime())
+                .setDeadline(r.sequencing().deadline())
                 .setWarnSignal(r.warnSignal().signal())
                 .setWarnSeconds(r.warnSignal().secondsBefore())
                 .setWarnBatchOnly(r.warnSignal().batchOnly())
@@ -125,7 +126,8 @@ final class JobRequestCodec {
                         ArrayRequest.read(r.getArray()),
                         Dependency.read(r.getDependency()),
                         r.getKillOnInvalidDep(),
-                        r.getBeginTime()))
+                        r.getBeginTime(),
+                        r.getDeadline()))
                 .warnSignal(new JobRequest.WarnSignal(r.getWarnSignal(), r.getWarnSeconds(), r.getWarnBatchOnly()))
                 .mail(JobRequest.Mail.parse(r.getMailType(), r.getMailUser()))
                 .licenses(Licenses.parse(r.getLicenses()))

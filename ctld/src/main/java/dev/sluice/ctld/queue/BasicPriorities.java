@@ -70,10 +70,12 @@ public final class BasicPriorities extends AbstractMap<Integer, Long> {
                 // An array's tasks share the array's priority, as the records Slurm splits off
                 // it copy it: of pending tasks split off an aftercorr array, none goes first by
                 // priority (compat 295).
+                // Less its nice, as priority/basic sets it (scontrol top moves jobs by it: compat 306).
                 : Math.max(
                         1,
                         Priorities.BASIC_TOP
-                                - (job.array().isArray() ? job.array().arrayJobId() : job.id()));
+                                - (job.array().isArray() ? job.array().arrayJobId() : job.id())
+                                - job.request().nice());
     }
 
     @Override

@@ -10,6 +10,7 @@ import dev.sluice.ctld.config.CtldConfig;
 import dev.sluice.ctld.control.Caller;
 import dev.sluice.ctld.control.JobControl;
 import dev.sluice.ctld.control.JobRunControl;
+import dev.sluice.ctld.control.JobTop;
 import dev.sluice.ctld.control.JobUpdate;
 import dev.sluice.ctld.loop.Command;
 import dev.sluice.ctld.loop.ControllerLoop;
@@ -89,6 +90,9 @@ final class JobRequests {
     }
 
     UpdateJobResponse update(Caller caller, UpdateJobRequest request) {
+        if (request.getAction() == JobAction.JOB_ACTION_TOP) {
+            return top(caller, request);
+        }
         if (request.getAction() != JobAction.JOB_ACTION_UPDATE) {
             return act(caller, request);
         }
@@ -125,11 +129,26 @@ final class JobRequests {
             case JOB_ACTION_REQUEUEHOLD -> JobRunControl.requeue(state, caller, target, true, requeueHoldBack(), now);
             case JOB_ACTION_SUSPEND -> JobRunControl.suspend(state, caller, target, true, now);
             case JOB_ACTION_RESUME -> JobRunControl.suspend(state, caller, target, false, now);
-            case JOB_ACTION_UPDATE, UNRECOGNIZED ->
+            case JOB_ACTION_UPDATE, JOB_ACTION_TOP, UNRECOGNIZED ->
                 throw new SlurmException(ErrorCode.INVALID_ARGUMENT, "unknown action " + action);
         };
         return UpdateJobResponse.newBuilder()
                 .addAllResults(eachJob(request.getJobIdsList(), command, (result, none) -> {}))
+                .build();
+    }
+
+    /**
+     * {@code scontrol top JOBS}: the list as typed is one target, decided as one command (the
+     * jobs move together); its refusal answers for the list.
+     */
+    private UpdateJobResponse top(Caller caller, UpdateJobRequest request) {
+        String typed = String.join(",", request.getJobIdsList());
+        List<String> ids = List.of(typed.split(",", -1));
+        return UpdateJobResponse.newBuilder()
+                .addAllResults(eachJob(
+                        List.of(typed),
+                        target -> (state, now) -> JobTop.top(state, caller, ids, j -> state.priority(j.id()), now),
+                        (result, none) -> {}))
                 .build();
     }
 

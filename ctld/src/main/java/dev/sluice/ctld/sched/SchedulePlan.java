@@ -8,16 +8,19 @@ import java.util.Map;
 
 /**
  * What one scheduling pass decided: jobs (or array tasks) to start now, jobs to cancel because
- * their dependency can never be met ({@code --kill-on-invalid-dep}), and for every other pending
- * job why it waits (with a detail in numbers when it waits for resources), its priority and,
- * where backfill reserved it a place, when it should start and on what ({@code reservations});
- * the running jobs preempted for a pending one ({@code preemptions}), and the jobs suspended by
- * preemption whose resources are free again, to resume ({@code resumes}).
- * A value; the controller loop turns it into journaled records and launches.
+ * their dependency can never be met ({@code --kill-on-invalid-dep}), jobs to end DEADLINE
+ * because their time limit can no longer end before their {@code --deadline}
+ * ({@code pastDeadline}), and for every other pending job why it waits (with a detail in numbers
+ * when it waits for resources), its priority and, where backfill reserved it a place, when it
+ * should start and on what ({@code reservations}); the running jobs preempted for a pending one
+ * ({@code preemptions}), and the jobs suspended by preemption whose resources are free again, to
+ * resume ({@code resumes}). A value; the controller loop turns it into journaled records and
+ * launches.
  */
 public record SchedulePlan(
         List<Start> starts,
         List<Integer> cancels,
+        List<Integer> pastDeadline,
         Map<Integer, JobReason> pendingReasons,
         Map<Integer, Long> expectedStarts,
         Map<Integer, Long> priorities,
@@ -29,6 +32,7 @@ public record SchedulePlan(
     public SchedulePlan {
         starts = List.copyOf(starts);
         cancels = List.copyOf(cancels);
+        pastDeadline = List.copyOf(pastDeadline);
         pendingReasons = Map.copyOf(pendingReasons);
         expectedStarts = Map.copyOf(expectedStarts);
         priorities = dev.sluice.ctld.queue.BasicPriorities.immutable(priorities);
@@ -41,7 +45,16 @@ public record SchedulePlan(
     /** This plan with other reasons for its pending jobs. */
     public SchedulePlan withPendingReasons(Map<Integer, JobReason> reasons) {
         return new SchedulePlan(
-                starts, cancels, reasons, expectedStarts, priorities, details, reservations, preemptions, resumes);
+                starts,
+                cancels,
+                pastDeadline,
+                reasons,
+                expectedStarts,
+                priorities,
+                details,
+                reservations,
+                preemptions,
+                resumes);
     }
 
     /**

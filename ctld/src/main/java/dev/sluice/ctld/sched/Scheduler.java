@@ -175,6 +175,7 @@ public final class Scheduler {
         return new SchedulePlan(
                 pass.starts,
                 pass.cancels,
+                pass.pastDeadline,
                 pass.reasons,
                 pass.backfill.expected,
                 priorities,

@@ -14,6 +14,7 @@ import dev.sluice.ctld.select.PlacementResult;
 import dev.sluice.ctld.state.Allocation;
 import dev.sluice.ctld.state.ClusterImage;
 import dev.sluice.ctld.state.Job;
+import dev.sluice.ctld.state.JobTimes;
 import dev.sluice.ctld.state.NodeView;
 import dev.sluice.ctld.state.Partition;
 import dev.sluice.ctld.state.Reservation;
@@ -38,6 +39,7 @@ final class SchedulingPass {
     final AvailabilityTimeline timeline;
     final List<SchedulePlan.Start> starts = new ArrayList<>();
     final List<Integer> cancels = new ArrayList<>();
+    final List<Integer> pastDeadline = new ArrayList<>();
     final Map<Integer, JobReason> reasons = new HashMap<>();
     final Map<Integer, String> details = new HashMap<>();
     final Set<String> blockedPartitions = new HashSet<>();
@@ -154,6 +156,12 @@ final class SchedulingPass {
             } else {
                 reasons.put(job.id(), reason);
             }
+            return false;
+        }
+        // Slurm 22.05 tests the deadline of each job its pass considers, before it tries to place
+        // it: one whose time limit could no longer end in time ends DEADLINE (compat 304, 305).
+        if (JobTimes.missesDeadline(job, now)) {
+            pastDeadline.add(job.id());
             return false;
         }
         JobReason outside = fence.gate(job, now);

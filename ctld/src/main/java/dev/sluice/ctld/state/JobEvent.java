@@ -47,6 +47,9 @@ public sealed interface JobEvent {
     /** Its dependency can never be met and it asked to be killed then ({@code --kill-on-invalid-dep}). */
     record DependencyNeverSatisfied() implements JobEvent {}
 
+    /** Its time limit can no longer end before its {@code --deadline} ({@link JobTimes#missesDeadline}). */
+    record DeadlineMissed() implements JobEvent {}
+
     /**
      * Its batch host reported the end of the script.
      *

@@ -45,6 +45,8 @@ public final class JobLifecycle {
             case RESUME -> from == JobPhase.SUSPENDED ? JobPhase.RUNNING : null;
             case GRACE -> from == JobPhase.RUNNING ? JobPhase.RUNNING : null;
             case CANCEL -> from != JobPhase.FINISHED ? JobPhase.FINISHED : null;
+            // Slurm 22.05 tests the deadline of pending jobs only.
+            case EXPIRE -> from == JobPhase.PENDING ? JobPhase.FINISHED : null;
             case END -> from == JobPhase.RUNNING || from == JobPhase.SUSPENDED ? JobPhase.FINISHED : null;
             case END_REPORTED -> from == JobPhase.FINISHED ? JobPhase.FINISHED : null;
             case REQUEUE -> from != JobPhase.PENDING ? JobPhase.PENDING : null;
@@ -99,6 +101,9 @@ public final class JobLifecycle {
             case JobEvent.DependencyNeverSatisfied d ->
                 Transition.of(
                         JobEnded.unrequested(id, JobState.CANCELLED, 0, JobReason.DEPENDENCY_NEVER_SATISFIED, now));
+            // Slurm 22.05 sets the job's exit_code to 1 (compat 304).
+            case JobEvent.DeadlineMissed d ->
+                Transition.of(JobEnded.unrequested(id, JobState.DEADLINE, 1, JobReason.DEADLINE, now));
             case JobEvent.BatchEnded e -> {
                 JobState end = e.endState() != null ? e.endState() : byStatus(e.exitStatus());
                 // A script killed by a signal Slurm did not send: FAILED, as a failed launch
@@ -182,6 +187,7 @@ public final class JobLifecycle {
         return switch (event) {
             case JobEvent.Start e -> EnumSet.of(JobPhase.PENDING);
             case JobEvent.DependencyNeverSatisfied e -> EnumSet.of(JobPhase.PENDING);
+            case JobEvent.DeadlineMissed e -> EnumSet.of(JobPhase.PENDING);
             case JobEvent.Hold e -> EnumSet.of(JobPhase.PENDING);
             case JobEvent.Update e -> EnumSet.of(JobPhase.PENDING, JobPhase.RUNNING, JobPhase.SUSPENDED);
             case JobEvent.Cancel e -> EnumSet.of(JobPhase.PENDING, JobPhase.RUNNING, JobPhase.SUSPENDED);

@@ -28,6 +28,8 @@ public enum JobMove {
     GRACE,
     /** {@code JobEnded} as CANCELLED. */
     CANCEL,
+    /** {@code JobEnded} as DEADLINE: a pending job whose time limit can no longer end before its deadline. */
+    EXPIRE,
     /** {@code JobEnded} in any other final state. */
     END,
     /** {@code JobEndReported}: an ended job's exit status from its batch host's late report. */
@@ -45,7 +47,12 @@ public enum JobMove {
             case JobStarted r -> START;
             case JobSuspendChanged r -> r.suspended() ? SUSPEND : RESUME;
             case StateRecord.JobPreemptGraceStarted r -> GRACE;
-            case JobEnded r -> r.state() == JobState.CANCELLED ? CANCEL : END;
+            case JobEnded r ->
+                switch (r.state()) {
+                    case CANCELLED -> CANCEL;
+                    case DEADLINE -> EXPIRE;
+                    default -> END;
+                };
             case StateRecord.JobEndReported r -> END_REPORTED;
             case JobRequeued r -> REQUEUE;
             case JobsPurged r -> PURGE;

@@ -1,6 +1,7 @@
 package dev.sluice.ctld.state;
 
 import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.state.StateRecord.ArrayTaskSplit;
 import dev.sluice.ctld.state.StateRecord.JobEnded;
 import dev.sluice.ctld.state.StateRecord.JobHoldChanged;
@@ -50,7 +51,14 @@ public final class JobReplay {
                 }
                 yield job.started(r.allocation(), r.time(), r.timeLimitMinutes(), r.partition());
             }
-            case JobEnded r -> job.ended(r.state(), r.exitStatus(), r.time(), r.reason(), r.prologFailedNode());
+            case JobEnded r -> {
+                Job ended = job.ended(r.state(), r.exitStatus(), r.time(), r.reason(), r.prologFailedNode());
+                // Slurm 22.05 gives a job it ends DEADLINE before it ran its end as its start
+                // too (scontrol's StartTime, compat 304).
+                yield r.state() == JobState.DEADLINE && job.run().startTime() <= 0
+                        ? ended.with(b -> b.startTime(r.time()))
+                        : ended;
+            }
             // The end as it was, but for the status the batch host reported.
             case StateRecord.JobEndReported r ->
                 job.ended(

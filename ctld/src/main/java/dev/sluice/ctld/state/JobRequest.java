@@ -259,9 +259,11 @@ public record JobRequest(
      * @param array {@code --array}, parsed when the job arrived ({@link ArrayRequest#NONE}: a plain job)
      * @param dependency {@code --dependency}, parsed when the job arrived ({@link Dependency#NONE}: none)
      * @param beginTime {@code --begin} as epoch seconds, 0 for none
+     * @param deadline {@code --deadline} as epoch seconds, 0 for none ({@link JobTimes#missesDeadline})
      */
-    public record Sequencing(ArrayRequest array, Dependency dependency, boolean killOnInvalidDep, long beginTime) {
-        public static final Sequencing NONE = new Sequencing(ArrayRequest.NONE, Dependency.NONE, false, 0);
+    public record Sequencing(
+            ArrayRequest array, Dependency dependency, boolean killOnInvalidDep, long beginTime, long deadline) {
+        public static final Sequencing NONE = new Sequencing(ArrayRequest.NONE, Dependency.NONE, false, 0, 0);
 
         public Sequencing {
             requireNonNull(array, "array is null");

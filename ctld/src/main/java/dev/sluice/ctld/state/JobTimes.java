@@ -48,6 +48,18 @@ public final class JobTimes {
         return start <= 0 || limit >= JobRequest.TIME_NOT_SET ? 0 : start + limit * 60;
     }
 
+    /**
+     * Whether a pending job, started {@code now}, could no longer end before its
+     * {@code --deadline}: Slurm 22.05's deadline_ok, which ends such a job DEADLINE when a
+     * scheduler pass considers it (a held job or one waiting for its dependency or begin time is
+     * not considered). A job without a finite time limit never misses it.
+     */
+    public static boolean missesDeadline(Job job, long now) {
+        long deadline = job.request().sequencing().deadline();
+        long limit = job.terms().timeLimitMinutes();
+        return deadline > 0 && limit < JobRequest.TIME_NOT_SET && deadline < now + limit * 60;
+    }
+
     /** When the job began accruing age priority. */
     public static long accrue(Job job) {
         return eligible(job);

@@ -90,7 +90,8 @@ public final class WireMapper {
                         ArrayRequest.read(s.getArray()),
                         Dependency.read(s.getDependency()),
                         s.getKillOnInvalidDep(),
-                        s.getBeginTime()))
+                        s.getBeginTime(),
+                        s.getDeadline()))
                 .warnSignal(new JobRequest.WarnSignal(
                         (int) s.getWarnSignal(), (int) s.getWarnSeconds(), s.getWarnBatchOnly()))
                 .mail(parsed(
@@ -197,6 +198,7 @@ public final class WireMapper {
                 .setDependency(r.sequencing().dependency().text())
                 .setKillOnInvalidDep(r.sequencing().killOnInvalidDep())
                 .setBeginTime(r.sequencing().beginTime())
+                .setDeadline(r.sequencing().deadline())
                 .setWarnSignal(r.warnSignal().signal())
                 .setWarnSeconds(r.warnSignal().secondsBefore())
                 .setWarnBatchOnly(r.warnSignal().batchOnly())

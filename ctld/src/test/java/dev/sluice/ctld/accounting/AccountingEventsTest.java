@@ -195,6 +195,25 @@ class AccountingEventsTest {
     }
 
     @Test
+    void aJobEndedPastItsDeadlineReadsOneZeroWithItsSubmittedReasonAndNoStart() {
+        // sacct DEADLINE 1:0, Reason None (JobHeldUser for a job submitted held), as slurmdbd
+        // 22.05 keeps them (compat 304, 305); scontrol's start is its end, accounting's none.
+        Job job = Job.submitted(5, REQUEST, "gpu", 60, 1000)
+                .ended(JobState.DEADLINE, 1, 1005, JobReason.DEADLINE)
+                .with(b -> b.startTime(1005));
+        List<AccountingRecord.Builder> out = AccountingEvents.of(
+                StateRecord.JobEnded.unrequested(5, JobState.DEADLINE, 1, JobReason.DEADLINE, 1005), job, MEMORY);
+        assertThat(out).singleElement().satisfies(r -> {
+            var accounted = r.getJob().getAccountingJob();
+            assertThat(accounted.getState()).isEqualTo(dev.sluice.protocol.v1.JobState.DEADLINE);
+            assertThat(accounted.getExitStatus()).isEqualTo(1 << 8);
+            assertThat(accounted.getReason()).isEqualTo("None");
+            assertThat(accounted.getStartTime()).isZero();
+            assertThat(accounted.getEndTime()).isEqualTo(1005);
+        });
+    }
+
+    @Test
     void whoCancelledARunningJobIsRecordedAndAnEndNobodyAskedForHasNone() {
         Job running = Job.submitted(5, REQUEST, "gpu", 60, 1000).started(ALLOC, 1010, 60, "gpu");
         Job cancelled = running.ended(JobState.CANCELLED, 15, 1020, JobReason.NONE);

@@ -58,6 +58,6 @@ final class PlanFixture {
     /** A pass that starts {@code starts} and cancels {@code cancels}, and decides nothing else. */
     static SchedulePlan starting(List<SchedulePlan.Start> starts, List<Integer> cancels) {
         return new SchedulePlan(
-                starts, cancels, Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), List.of(), List.of());
+                starts, cancels, List.of(), Map.of(), Map.of(), Map.of(), Map.of(), Map.of(), List.of(), List.of());
     }
 }

@@ -72,6 +72,7 @@ class TestPlanApplier {
         SchedulePlan plan = new SchedulePlan(
                 List.of(),
                 List.of(),
+                List.of(),
                 Map.of(2, JobReason.RESOURCES),
                 Map.of(2, 500L),
                 Map.of(2, 7L),

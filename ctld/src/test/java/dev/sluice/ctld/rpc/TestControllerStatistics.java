@@ -91,6 +91,7 @@ class TestControllerStatistics {
                 List.of(new SchedulePlan.Start(
                         small, -1, new Allocation(List.of(Allocation.NodeShare.of("n1", 1, 0, 1))), "p", 10, false)),
                 List.of(),
+                List.of(),
                 Map.of(big, JobReason.RESOURCES),
                 Map.of(big, NOW + 600),
                 Map.of(big, 100L, small, 50L),

@@ -46,6 +46,7 @@ class TestPendingStartShown {
         SchedulePlan plan = new SchedulePlan(
                 List.of(),
                 List.of(),
+                List.of(),
                 Map.of(1, JobReason.RESOURCES, 2, JobReason.BEGIN_TIME, 3, JobReason.DEPENDENCY, 4, JobReason.PRIORITY),
                 Map.of(1, 4_600L),
                 Map.of(),

@@ -58,6 +58,7 @@ class TestJobLifecycle {
                 "Cancel, waiting for Resources",
                 j -> JobLifecycle.apply(j, new JobEvent.Cancel(0, JobReason.RESOURCES), NOW));
         out.put("DependencyNeverSatisfied", j -> JobLifecycle.apply(j, new JobEvent.DependencyNeverSatisfied(), NOW));
+        out.put("DeadlineMissed", j -> JobLifecycle.apply(j, new JobEvent.DeadlineMissed(), NOW));
         out.put("BatchEnded, exit 0", j -> JobLifecycle.apply(j, new JobEvent.BatchEnded(null, 0), NOW));
         out.put("BatchEnded, exit 1", j -> JobLifecycle.apply(j, new JobEvent.BatchEnded(null, 1 << 8), NOW));
         out.put("BatchEnded, killed by signal 9", j -> JobLifecycle.apply(j, new JobEvent.BatchEnded(null, 9), NOW));

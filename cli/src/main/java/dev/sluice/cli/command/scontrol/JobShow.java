@@ -57,7 +57,7 @@ final class JobShow {
                 + j.timeOrUnknown(info.getEligibleTime()));
         l.add("AccrueTime=" + j.timeOrUnknown(info.getAccrueTime()));
         l.add("StartTime=" + j.timeOrUnknown(info.getStartTime()) + " EndTime=" + j.timeOrUnknown(j.endTime())
-                + " Deadline=N/A");
+                + " Deadline=" + (spec.getDeadline() > 0 ? j.timestamp(spec.getDeadline()) : "N/A"));
         l.add("SuspendTime=" + (info.getSuspendTime() > 0 ? j.timestamp(info.getSuspendTime()) : "None")
                 + " SecsPreSuspend=" + info.getPreSuspendSeconds() + " LastSchedEval="
                 + j.timeOrUnknown(info.getLastSchedEval()) + " Scheduler=Main");

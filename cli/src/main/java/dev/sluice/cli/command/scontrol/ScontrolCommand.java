@@ -57,6 +57,7 @@ public final class ScontrolCommand implements Command {
             case "hold", "uhold", "release" -> ScontrolJobUpdate.holdOrRelease(inv, keyword, rest, quietErr);
             case "requeue", "requeuehold", "suspend", "resume" ->
                 ScontrolJobUpdate.requeueOrSuspend(inv, keyword, rest, quietErr);
+            case "top" -> ScontrolJobUpdate.top(inv, rest, quietErr);
             case "write" -> ScontrolWrite.run(inv, rest, out, err);
             case "create" ->
                 !rest.isEmpty() && ScontrolReservation.names(rest.get(0))

@@ -65,6 +65,21 @@ final class ScontrolJobUpdate {
         return send(inv, UpdateJobRequest.newBuilder().addAllJobIds(ids).setAction(jobAction(action)), err, Style.RUN);
     }
 
+    /**
+     * {@code scontrol top JOB[,JOB...]}: the list as typed is decided as one by the controller,
+     * a refusal printing {@code TEXT for job LIST} (compat 306, 307).
+     */
+    static int top(Invocation inv, List<String> args, PrintStream err) {
+        if (args.isEmpty()) {
+            err.println("too few arguments for keyword:top");
+            return 1;
+        }
+        UpdateJobRequest.Builder req = UpdateJobRequest.newBuilder()
+                .addJobIds(String.join(",", args))
+                .setAction(JobAction.JOB_ACTION_TOP);
+        return send(inv, req, err, Style.RUN);
+    }
+
     /** The request's action for scontrol's keyword ({@code requeuehold}: JOB_ACTION_REQUEUEHOLD). */
     private static JobAction jobAction(String keyword) {
         return JobAction.valueOf("JOB_ACTION_" + keyword.toUpperCase(Locale.ROOT));

@@ -20,7 +20,6 @@ import dev.sluice.protocol.v1.NodeInfo;
 import dev.sluice.protocol.v1.PartitionInfo;
 import java.io.PrintStream;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -176,32 +175,10 @@ final class ScontrolShow {
             out.println("No jobs in the system");
             return 0;
         }
-        shown.sort(Comparator.comparingLong(v -> Integer.toUnsignedLong(v.info().getJobId())));
-        if (selector.isPresent()) {
-            shown = singleJobOrder(shown, selector.get().id());
-        }
-        for (JobView v : shown) {
+        for (JobView v : JobRecordOrder.order(shown, selector)) {
             out.print(Layout.render(JobShow.lines(v, details), oneLiner));
         }
         return 0;
-    }
-
-    /**
-     * The records of one job id as Slurm 22.05 loads that one job: the record with the id first,
-     * then its array's others, the one split off last first (compat 295: tasks 2, 1, 0 of an
-     * aftercorr array whose task 2 kept the array's id).
-     *
-     * @param byId the records, in job id order
-     */
-    static List<JobView> singleJobOrder(List<JobView> byId, long id) {
-        List<JobView> out = new ArrayList<>(byId.size());
-        byId.stream()
-                .filter(v -> Integer.toUnsignedLong(v.info().getJobId()) == id)
-                .forEach(out::add);
-        List<JobView> rest = new ArrayList<>(byId);
-        rest.removeAll(out);
-        out.addAll(rest.reversed());
-        return out;
     }
 
     /**

@@ -198,6 +198,17 @@ public final class JobSpecBuilder {
                 throw new SubmitException(255, "error: Invalid --begin specification");
             }
         }
+        if (o.has("deadline")) {
+            // The controller ends the job DEADLINE once its time limit can no longer end before
+            // this (compat 304, 305).
+            try {
+                ZonedDateTime now = ZonedDateTime.ofInstant(
+                        inv.clock().instant(), inv.clock().getZone());
+                spec.setDeadline(BeginTime.parse(o.get("deadline"), now).getEpochSecond());
+            } catch (IllegalArgumentException e) {
+                throw new SubmitException(255, "error: Invalid --deadline specification");
+            }
+        }
         // Checked by the controller, as Slurm's sbatch leaves them to slurmctld
         // ("Invalid job array specification", "Job dependency problem").
         copy(o, "array", spec::setArray);

@@ -2,17 +2,11 @@ package dev.sluice.cli.command.sacct;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.cli.Invocation;
 import dev.sluice.cli.testing.FakeDbd;
 import dev.sluice.cli.testing.TestingInvocations;
 import dev.sluice.cli.testing.TestingInvocations.Output;
 import dev.sluice.protocol.v1.AccountedJob;
-import java.io.ByteArrayInputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -28,25 +22,12 @@ class TestSacctJobComments {
 
     private Output sacct(List<AccountedJob> jobs, String... args) throws Exception {
         try (FakeDbd dbd = FakeDbd.jobs(jobs)) {
-            Path conf = dir.resolve("slurm.conf");
-            Files.writeString(conf, """
-                    ClusterName=anchor
-                    SlurmctldHost=vm(127.0.0.1)
-                    AccountingStorageType=accounting_storage/slurmdbd
-                    AccountingStorageHost=127.0.0.1
-                    AccountingStoragePort=%d
-                    NodeName=n1 CPUs=4 RealMemory=8000 State=UNKNOWN
-                    PartitionName=gpu Nodes=n1 Default=YES MaxTime=60 State=UP
-                    """.formatted(dbd.port()));
-            Invocation inv = new Invocation(
-                    List.of(args),
-                    Map.of("SLURM_CONF", conf.toString()),
+            Map<String, String> env = TestingInvocations.accountingConf(
                     dir,
-                    new ByteArrayInputStream(new byte[0]),
-                    TestingInvocations.ROOT,
-                    Clock.fixed(Instant.ofEpochSecond(SacctFixtures.NOW), ZoneOffset.UTC),
-                    TestingInvocations.USERS);
-            return TestingInvocations.run(new SacctCommand(), inv);
+                    dbd.port(),
+                    "NodeName=n1 CPUs=4 RealMemory=8000 State=UNKNOWN",
+                    "PartitionName=gpu Nodes=n1 Default=YES MaxTime=60 State=UP");
+            return TestSacctOptions.sacct(env, dir, args);
         }
     }
 

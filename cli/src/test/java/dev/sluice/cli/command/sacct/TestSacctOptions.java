@@ -58,6 +58,11 @@ class TestSacctOptions {
     }
 
     private Output sacct(String... args) {
+        return sacct(env, dir, args);
+    }
+
+    /** sacct as root in {@code dir} with {@code env} (its slurm.conf), at {@link SacctFixtures#NOW}. */
+    static Output sacct(Map<String, String> env, Path dir, String... args) {
         Invocation inv = new Invocation(
                 List.of(args),
                 env,

@@ -221,6 +221,15 @@ class TestSbatchCommand {
     }
 
     @Test
+    void aDeadlineReachesTheControllerAsEpochSeconds() {
+        // The controller ends the job DEADLINE once its time limit can no longer end before it.
+        Output o = sbatch("", "-t", "10", "--deadline=now+2hours", "--wrap", "true");
+        assertThat(o.exitCode()).as(o.err()).isZero();
+        assertThat(cli.submitted().getDeadline())
+                .isEqualTo(java.time.Instant.parse("2026-11-29T10:47:04Z").getEpochSecond());
+    }
+
+    @Test
     void arrayIndexesFromTheEnvironment() {
         cli.env().put("SBATCH_ARRAY_INX", "0-3");
         sbatch("", "--wrap", "true");
