@@ -1,6 +1,5 @@
 package dev.sluice.ctld.state;
 
-import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.state.StateRecord.ArrayTaskSplit;
 import dev.sluice.ctld.state.StateRecord.JobEnded;
 import dev.sluice.ctld.state.StateRecord.JobHoldChanged;

@@ -30,7 +30,8 @@ class TestDeadline {
 
     /** One pass at {@code now}, journaled as the controller journals it. */
     private SchedulePlan pass(long now) {
-        SchedulePlan plan = new Scheduler(SchedulerConfig.builder(Scheduler.SelectDefaults.DEFAULT).build())
+        SchedulePlan plan = new Scheduler(SchedulerConfig.builder(Scheduler.SelectDefaults.DEFAULT)
+                        .build())
                 .schedule(cluster.state().image(), now);
         cluster.apply(PlanApplier.apply(cluster.state(), plan, now));
         return plan;

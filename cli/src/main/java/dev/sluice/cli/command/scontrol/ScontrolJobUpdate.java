@@ -74,9 +74,8 @@ final class ScontrolJobUpdate {
             err.println("too few arguments for keyword:top");
             return 1;
         }
-        UpdateJobRequest.Builder req = UpdateJobRequest.newBuilder()
-                .addJobIds(String.join(",", args))
-                .setAction(JobAction.JOB_ACTION_TOP);
+        UpdateJobRequest.Builder req =
+                UpdateJobRequest.newBuilder().addJobIds(String.join(",", args)).setAction(JobAction.JOB_ACTION_TOP);
         return send(inv, req, err, Style.RUN);
     }
 
