@@ -185,6 +185,44 @@ class TestDaemonAuthEndToEnd {
         assertThat(Files.readString(marker)).isEqualTo("ran\n");
     }
 
+    /**
+     * Launches sent together are each held to their own job credential: the forged one is
+     * refused with its reason in its place, its neighbours run, and one credential does not vouch
+     * for another launch of the same call.
+     */
+    @Test
+    void launches_sent_together_run_only_with_their_own_credentials() throws Exception {
+        Path good = cluster.workDir().resolve("together-good");
+        Path forged = cluster.workDir().resolve("together-forged");
+        DaemonAuth controller = DaemonAuth.forThisProcess(
+                ClusterKeys.load(cluster.keyFile()), "localhost", List.of(), Clock.systemUTC());
+        java.time.Instant now = Clock.systemUTC().instant();
+        LaunchBatchJobRequest signed =
+                JobCredentials.sign(launchOf(900003, "together", good), "node1", controller.credentials(), now);
+        // Another job's script under the first one's credential.
+        LaunchBatchJobRequest borrowed = launchOf(900004, "borrowed", forged).toBuilder()
+                .setCredential(signed.getCredential())
+                .build();
+        LaunchBatchJobRequest unsigned = launchOf(900005, "unsigned", forged);
+        var answer = node(controller)
+                .launchBatchJobs(dev.sluice.protocol.v1.LaunchBatchJobsRequest.newBuilder()
+                        .addLaunches(borrowed)
+                        .addLaunches(signed)
+                        .addLaunches(unsigned)
+                        .build());
+        assertThat(answer.getOutcomesList())
+                .extracting(o -> o.getJobId(), o -> o.getRefused(), o -> o.getError())
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(
+                                900004, true, "Invalid job credential: credential was issued for a different request"),
+                        org.assertj.core.groups.Tuple.tuple(900003, false, ""),
+                        org.assertj.core.groups.Tuple.tuple(
+                                900005, true, "Invalid job credential: the launch carries none"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(good));
+        assertThat(Files.readString(good)).isEqualTo("ran\n");
+        assertThat(forged).doesNotExist();
+    }
+
     /** A one-task launch on node1 whose script appends "ran" to {@code marker}. */
     private static LaunchBatchJobRequest launchOf(int jobId, String name, Path marker) {
         return LaunchBatchJobRequest.newBuilder()
