@@ -109,8 +109,8 @@ final class JointLaunches {
                 }
             }
             return again;
-        } catch (StatusRuntimeException e) {
-            if (e.getStatus().getCode() == Status.Code.UNIMPLEMENTED) {
+        } catch (RuntimeException e) {
+            if (e instanceof StatusRuntimeException s && s.getStatus().getCode() == Status.Code.UNIMPLEMENTED) {
                 oneByOne.add(host);
                 log.info("node {} takes launches one at a time (an older sluice-noded)", host);
             } else {
@@ -120,13 +120,6 @@ final class JointLaunches {
                         host,
                         e.getMessage());
             }
-            return jobs;
-        } catch (RuntimeException e) {
-            log.warn(
-                    "the launches of {} jobs on {} failed: {}; launching each alone",
-                    jobs.size(),
-                    host,
-                    e.getMessage());
             return jobs;
         }
     }
