@@ -42,6 +42,8 @@ public final class BatchLauncher implements AutoCloseable {
     private final String nodeName;
     private final JobSpool spool;
     private final Supervisor supervisor;
+    // Forks supervisors where Perl runs; absent, each job's supervisor is a process of its own.
+    private final java.util.Optional<SupervisorHost> host;
     private final Outbox outbox;
     private final int daemonUid;
     private final InstantSource clock;
@@ -76,6 +78,7 @@ public final class BatchLauncher implements AutoCloseable {
         this.outbox = requireNonNull(outbox, "outbox is null");
         this.stepSignals = requireNonNull(stepSignals, "stepSignals is null");
         this.supervisor = requireNonNull(supervisor, "supervisor is null");
+        this.host = supervisor.host();
         this.prologWatch = new PrologWatch(timers, spool, outbox, nodeName);
         this.ends = new JobEnds(nodeName, spool, supervisor, daemonUid, clock, stepSignals, timers);
     }
@@ -130,8 +133,14 @@ public final class BatchLauncher implements AutoCloseable {
                         confinement)
                 .prepare(launched);
         spool.saveLaunch(launched);
-        Process process = ForkLock.start(pb);
-        RunningJob job = new RunningJob(spool, launched, process.toHandle());
+        RunningJob job;
+        if (host.isPresent()) {
+            SupervisorHost.Started started = host.get().start(supervisor.hostArguments(pb.command()));
+            job = new RunningJob(spool, launched, started.pid(), started.ended());
+        } else {
+            Process process = ForkLock.start(pb);
+            job = new RunningJob(spool, launched, process.pid(), process.onExit());
+        }
         running.put(jobId, job);
         armTimeLimit(job, launched);
         if (policy.prologAtAllocation()) {
@@ -140,10 +149,10 @@ public final class BatchLauncher implements AutoCloseable {
         log.info(
                 "job {} started under supervisor pid {} (uid {}) in {}",
                 jobId,
-                process.pid(),
+                job.supervisorPid,
                 uid,
                 launched.io().runDir());
-        job.supervisor.onExit().thenAccept(p -> finished(job));
+        job.supervisorEnded.thenRun(() -> finished(job));
         var early = memory.takeEarlyEnd(jobId, launched.restartCount());
         if (early.isPresent()) {
             // Its terminate came first: this run ends now, through the usual end and report.
@@ -186,7 +195,7 @@ public final class BatchLauncher implements AutoCloseable {
                 continue;
             }
             var handle = Supervisor.alive(spool.jobDir(jobId), spool.fact(jobId, Supervisor.SUPERVISOR_PID));
-            RunningJob job = RunningJob.recovered(spool, launched.get(), handle.orElse(ProcessHandle.current()));
+            RunningJob job = RunningJob.recovered(spool, launched.get(), handle);
             if (handle.isEmpty()) {
                 log.info("job {} ended while sluice-noded was not running", jobId);
                 report(job);
@@ -209,7 +218,7 @@ public final class BatchLauncher implements AutoCloseable {
                     watchProlog(job);
                 }
             }
-            handle.get().onExit().thenAccept(p -> finished(job));
+            job.supervisorEnded.thenRun(() -> finished(job));
         }
     }
 
@@ -334,5 +343,6 @@ public final class BatchLauncher implements AutoCloseable {
     @Override
     public void close() {
         timers.shutdownNow();
+        host.ifPresent(SupervisorHost::close);
     }
 }

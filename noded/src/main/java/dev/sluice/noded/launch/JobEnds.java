@@ -81,7 +81,7 @@ final class JobEnds {
         ProcessSignals.groupContThenTerm(pgid);
         timers.schedule(
                 () -> {
-                    if (job.supervisor.isAlive()) {
+                    if (job.supervisorAlive()) {
                         // Read again: a job whose end its supervisor delivered has a pid by now.
                         ProcessSignals.group(job.publishedPgid(), "KILL");
                     }

@@ -4,6 +4,8 @@ import dev.sluice.common.slurm.JobState;
 import dev.sluice.noded.job.BatchJob;
 import dev.sluice.noded.spool.JobSpool;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -24,7 +26,9 @@ final class RunningJob {
     static final String SUSPENDED_SECONDS = "suspended_seconds";
 
     final int jobId;
-    final ProcessHandle supervisor;
+    final long supervisorPid;
+    // Completes when the supervisor has ended (as its host or the JDK saw it).
+    final CompletableFuture<?> supervisorEnded;
     final int killWaitSeconds;
     volatile JobState endState;
     volatile boolean signalled;
@@ -35,25 +39,36 @@ final class RunningJob {
     final int restartCount;
     private final JobSpool spool;
 
-    RunningJob(JobSpool spool, BatchJob launched, ProcessHandle supervisor) {
+    RunningJob(JobSpool spool, BatchJob launched, long supervisorPid, CompletableFuture<?> supervisorEnded) {
         this.spool = spool;
         this.jobId = launched.jobId();
-        this.supervisor = supervisor;
+        this.supervisorPid = supervisorPid;
+        this.supervisorEnded = supervisorEnded;
         this.killWaitSeconds = (int) launched.times().killWait().toSeconds();
         this.gpus = launched.onNode().gpus();
         this.restartCount = launched.restartCount();
     }
 
     /** A job of the spool after this daemon restarted, with what the launcher had decided of it. */
-    static RunningJob recovered(JobSpool spool, BatchJob launched, ProcessHandle supervisor) {
+    static RunningJob recovered(JobSpool spool, BatchJob launched, Optional<ProcessHandle> supervisor) {
         int jobId = launched.jobId();
-        RunningJob job = new RunningJob(spool, launched, supervisor);
+        RunningJob job = new RunningJob(
+                spool,
+                launched,
+                supervisor.map(ProcessHandle::pid).orElse(-1L),
+                supervisor
+                        .<CompletableFuture<?>>map(ProcessHandle::onExit)
+                        .orElse(CompletableFuture.completedFuture(null)));
         job.signalled = spool.fact(jobId, SIGNALLED).isPresent();
         job.endState = spool.fact(jobId, END_STATE).map(JobState::valueOf).orElse(null);
         job.suspendedAt = spool.fact(jobId, SUSPENDED_AT).map(Long::parseLong).orElse(-1L);
         job.suspendedSeconds =
                 spool.fact(jobId, SUSPENDED_SECONDS).map(Long::parseLong).orElse(0L);
         return job;
+    }
+
+    boolean supervisorAlive() {
+        return !supervisorEnded.isDone();
     }
 
     /** The job's process group as its supervisor has published it so far; -1 before. */
@@ -69,7 +84,7 @@ final class RunningJob {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (true) {
             var pid = spool.fact(jobId, Supervisor.JOB_PID);
-            if (pid.isPresent() || !supervisor.isAlive() || System.nanoTime() > deadline) {
+            if (pid.isPresent() || !supervisorAlive() || System.nanoTime() > deadline) {
                 return pid.map(Long::parseLong).orElse(-1L);
             }
             Thread.onSpinWait();

@@ -230,8 +230,9 @@ public final class Supervisor {
 
     /**
      * The supervisor of a job, if it still runs. A recorded pid counts only if that process is
-     * still this job's supervisor (its command line names the job directory), so a recycled pid
-     * is never mistaken for it.
+     * still this job's supervisor (its command line names the job directory: as an argument of a
+     * supervisor started alone, or in the title a forked one takes), so a recycled pid is never
+     * mistaken for it.
      */
     public static Optional<ProcessHandle> alive(Path jobDir, Optional<String> recordedPid) {
         if (recordedPid.isEmpty()) {
@@ -243,12 +244,52 @@ public final class Supervisor {
         } catch (NumberFormatException e) {
             return Optional.empty();
         }
-        return ProcessHandle.of(pid)
-                .filter(ProcessHandle::isAlive)
-                .filter(h -> h.info()
-                        .arguments()
-                        .map(args -> List.of(args).contains(jobDir.toString()))
-                        .orElse(false));
+        String dir = jobDir.toString();
+        return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).filter(h -> {
+            List<String> argv = commandLine(pid);
+            return argv.contains(dir) || argv.contains(TITLE + dir);
+        });
+    }
+
+    /** The title a supervisor forked by the {@link SupervisorHost} takes, before its job directory. */
+    static final String TITLE = "sluice-supervise ";
+
+    private static List<String> commandLine(long pid) {
+        try {
+            byte[] raw = Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline"));
+            List<String> out = new ArrayList<>();
+            int from = 0;
+            for (int i = 0; i <= raw.length; i++) {
+                if (i == raw.length || raw[i] == 0) {
+                    if (i > from) {
+                        out.add(dev.sluice.common.text.RawText.decode(raw, from, i - from));
+                    }
+                    from = i + 1;
+                }
+            }
+            return out;
+        } catch (IOException e) {
+            return List.of();
+        }
+    }
+
+    /**
+     * The host that forks this program's supervisors, where Perl runs (the shell supervisor is
+     * started alone, per job).
+     */
+    Optional<SupervisorHost> host() {
+        return exact
+                ? Optional.of(new SupervisorHost(List.of(PERL, "-t", program.toString(), "--serve")))
+                : Optional.empty();
+    }
+
+    /** What follows the program in {@code command} (one of {@link #command}'s): a host's request. */
+    List<String> hostArguments(List<String> command) {
+        List<String> program = List.of(PERL, "-t", this.program.toString());
+        if (!exact || command.size() < 3 || !command.subList(0, 3).equals(program)) {
+            throw new IllegalArgumentException("not a Perl supervisor's command: " + command);
+        }
+        return List.copyOf(command.subList(3, command.size()));
     }
 
     /**

@@ -17,74 +17,132 @@
 # SETSID is setsid(2)'s system call number here, or 0 for POSIX::setsid. No module is loaded
 # otherwise (the node image may carry perl-base alone). -t: Perl ignores PERL5OPT and PERL5LIB.
 $SIG{__WARN__} = sub {};
-my $dir = shift @ARGV;
-my $setsid = shift @ARGV;
-my (@cgroups, @user, @io);
-while (@ARGV && $ARGV[0] ne '--') {
-    my $opt = shift @ARGV;
-    if ($opt eq '--cgroup') { my $n = shift @ARGV; @cgroups = splice(@ARGV, 0, $n); }
-    elsif ($opt eq '--user') { @user = splice(@ARGV, 0, 4); }
-    elsif ($opt eq '--io') { @io = splice(@ARGV, 0, 6); }
-    else { exit 2; }
+my ($dir, $setsid, @cgroups, @user, @io);
+if (@ARGV == 1 && $ARGV[0] eq '--serve') {
+    serve();
+    exit 0;
 }
-shift @ARGV;
-for my $cg (@cgroups) {
-    open(my $f, '>', "$cg/cgroup.procs") or exit 126;
-    print $f "$$\n";
-    close($f) or exit 126;
-}
-umask 077;
-session();
-fact('supervisor.pid', $$);
-if (-x "$dir/prolog" && !-e "$dir/prolog.done") {
-    my $rc = script("$dir/prolog");
-    if ($rc != 0) {
-        fact('prolog.failed', $rc);
-        exit 0;
+supervise(@ARGV);
+
+# The supervisor host: one long-lived process per node daemon that forks a supervisor per request,
+# so that a job costs a fork here instead of a new interpreter. A request is its length in
+# decimal and a newline, then the supervisor's arguments, each ended by a NUL. Answers, one line
+# each, in order: "S PID" (forked) or "F" (fork failed); between them "X PID STATUS" as each
+# supervisor ends. At the end of its input (the daemon is gone) it exits and leaves its
+# supervisors running: they are the daemon's observed, never its children.
+sub serve {
+    $| = 1;
+    $SIG{PIPE} = 'IGNORE';
+    # Only to interrupt select(2): supervisors are reaped after it returns.
+    $SIG{CHLD} = sub {};
+    my $buf = '';
+    while (1) {
+        while ((my $ended = waitpid(-1, 1)) > 0) {
+            print("X $ended $?\n") or return;
+        }
+        my $rin = '';
+        vec($rin, fileno(STDIN), 1) = 1;
+        next if select(my $rout = $rin, undef, undef, 0.2) <= 0;
+        my $got = sysread(STDIN, $buf, 65536, length $buf);
+        if (!defined $got) {
+            next if $! == 4;
+            return;
+        }
+        return if $got == 0;
+        while ($buf =~ /\A(\d+)\n/ && length($buf) >= length($1) + 1 + $1) {
+            my ($head, $length) = (length($1) + 1, $1);
+            my @args = split(/\0/, substr($buf, $head, $length), -1);
+            pop @args;
+            substr($buf, 0, $head + $length) = '';
+            my $pid = fork;
+            if (!defined $pid) {
+                print("F\n") or return;
+            } elsif ($pid == 0) {
+                $SIG{CHLD} = 'DEFAULT';
+                $SIG{PIPE} = 'DEFAULT';
+                open(STDIN, '<', '/dev/null');
+                open(STDOUT, '>', '/dev/null');
+                open(STDERR, '>&', \*STDOUT);
+                # The daemon knows a supervisor by its job directory on its command line.
+                $0 = "sluice-supervise $args[0]";
+                supervise(@args);
+            } else {
+                print("S $pid\n") or return;
+            }
+        }
     }
-    open(my $f, '>', "$dir/prolog.done") and close($f);
 }
-# Two pipes between the job's process and this one. The job closes `ready' once it leads its own
-# session and has opened its files; only then is its pid published, so a signal to its group
-# always reaches it and a line appended to its error file is never truncated away. This process
-# then tells it, through `go', whether it is already being ended (end_state, written by
-# sluice-noded before it looks for job.pid): the end the daemon could not deliver for want of a
-# pid is delivered here, with slurmstepd's line (end_notice) unless the daemon claimed that first.
-pipe(my $ready_r, my $ready_w) or exit 1;
-pipe(my $go_r, my $go_w) or exit 1;
-my $pid = fork;
-exit 1 unless defined $pid;
-if ($pid == 0) {
+
+# One job: what a supervisor started on its own (perl -t sluice-supervise.pl JOBDIR ...) does.
+sub supervise {
+    ($dir, $setsid) = splice(@_, 0, 2);
+    while (@_ && $_[0] ne '--') {
+        my $opt = shift;
+        if ($opt eq '--cgroup') { my $n = shift; @cgroups = splice(@_, 0, $n); }
+        elsif ($opt eq '--user') { @user = splice(@_, 0, 4); }
+        elsif ($opt eq '--io') { @io = splice(@_, 0, 6); }
+        else { exit 2; }
+    }
+    shift;
+    my @command = @_;
+    for my $cg (@cgroups) {
+        open(my $f, '>', "$cg/cgroup.procs") or exit 126;
+        print $f "$$\n";
+        close($f) or exit 126;
+    }
+    umask 077;
+    session();
+    fact('supervisor.pid', $$);
+    if (-x "$dir/prolog" && !-e "$dir/prolog.done") {
+        my $rc = script("$dir/prolog");
+        if ($rc != 0) {
+            fact('prolog.failed', $rc);
+            exit 0;
+        }
+        open(my $f, '>', "$dir/prolog.done") and close($f);
+    }
+    # Two pipes between the job's process and this one. The job closes `ready' once it leads its own
+    # session and has opened its files; only then is its pid published, so a signal to its group
+    # always reaches it and a line appended to its error file is never truncated away. This process
+    # then tells it, through `go', whether it is already being ended (end_state, written by
+    # sluice-noded before it looks for job.pid): the end the daemon could not deliver for want of a
+    # pid is delivered here, with slurmstepd's line (end_notice) unless the daemon claimed that first.
+    pipe(my $ready_r, my $ready_w) or exit 1;
+    pipe(my $go_r, my $go_w) or exit 1;
+    my $pid = fork;
+    exit 1 unless defined $pid;
+    if ($pid == 0) {
+        close($ready_r);
+        close($go_w);
+        job($ready_w, $go_r, @command);
+    }
+    close($ready_w);
+    close($go_r);
+    sysread($ready_r, my $ignored, 1);
     close($ready_r);
-    close($go_w);
-    job($ready_w, $go_r);
-}
-close($ready_w);
-close($go_r);
-sysread($ready_r, my $ignored, 1);
-close($ready_r);
-fact('job.pid', $pid);
-if (-e "$dir/end_state") {
-    my $message = 'E';
-    if (rename("$dir/end_notice", "$dir/end_notice.claimed") && open(my $n, '<', "$dir/end_notice.claimed")) {
-        local $/;
-        $message .= <$n>;
-        close($n);
+    fact('job.pid', $pid);
+    if (-e "$dir/end_state") {
+        my $message = 'E';
+        if (rename("$dir/end_notice", "$dir/end_notice.claimed") && open(my $n, '<', "$dir/end_notice.claimed")) {
+            local $/;
+            $message .= <$n>;
+            close($n);
+        }
+        local $SIG{PIPE} = 'IGNORE';
+        syswrite($go_w, $message);
     }
-    local $SIG{PIPE} = 'IGNORE';
-    syswrite($go_w, $message);
+    close($go_w);
+    exit 1 unless waitpid($pid, 0) == $pid;
+    my $status = $?;
+    kill('KILL', -$pid);
+    fact('wait_status', $status);
+    fact('exit', ($status & 127) ? 128 + ($status & 127) : $status >> 8);
+    if (-x "$dir/epilog") {
+        my $rc = script("$dir/epilog");
+        fact('epilog.failed', $rc) if $rc != 0;
+    }
+    exit 0;
 }
-close($go_w);
-exit 1 unless waitpid($pid, 0) == $pid;
-my $status = $?;
-kill('KILL', -$pid);
-fact('wait_status', $status);
-fact('exit', ($status & 127) ? 128 + ($status & 127) : $status >> 8);
-if (-x "$dir/epilog") {
-    my $rc = script("$dir/epilog");
-    fact('epilog.failed', $rc) if $rc != 0;
-}
-exit 0;
 
 sub session {
     if ($setsid > 0) {
@@ -117,7 +175,7 @@ sub truncated {
 }
 
 sub job {
-    my ($ready, $go) = @_;
+    my ($ready, $go, @command) = @_;
     session();
     if (@user) {
         my ($uid, $gid, $name, $envfile) = @user;
@@ -186,6 +244,6 @@ sub job {
     }
     $SIG{INT} = 'DEFAULT';
     $SIG{QUIT} = 'DEFAULT';
-    exec { $ARGV[0] } @ARGV;
-    die "slurmstepd: error: execve(): $ARGV[0]: $!\n";
+    exec { $command[0] } @command;
+    die "slurmstepd: error: execve(): $command[0]: $!\n";
 }
