@@ -37,6 +37,10 @@ A scenario is a text file, one step a line (docs/compatibility.md, "The differen
                                 over the cluster's life (wckey ids) depends on the ones before,
                                 and what the TRES table lists (a license TRES stays once
                                 registered: those listing it run before compat 287-289)
+  @same-day                     the scenario holds only on a cluster whose whole life is one day
+                                (sreport's default period is yesterday: a cluster that ran jobs
+                                before midnight has usage there); a runner that crossed midnight
+                                reports such a scenario skipped if it differs, never passed
   @rest [OPTION...] METHOD PATH [FILE]   a REST request as the current user (token from scontrol
                                 token) to $SLURMRESTD_URL, FILE its JSON body; prints the HTTP
                                 status and the answer with sorted keys, run-bound values masked.
@@ -261,8 +265,8 @@ class Scenario:
             self.step_json(" ".join(words[1:]))
         elif d == "@sleep":
             time.sleep(float(words[1]))
-        elif d == "@sequence":
-            pass  # where the scenario runs (--claim), not what it does
+        elif d in ("@sequence", "@same-day"):
+            pass  # where the scenario runs (--claim), or how a differing run is judged
         else:
             raise SystemExit("%s: unknown directive %s" % (self.path, d))
 

@@ -54,6 +54,8 @@ class TestDifferential {
 
     private static final List<Cluster> clusters = new ArrayList<>();
     private static Map<String, String> actual;
+    /** The local day the clusters came up on: their accounting starts then. */
+    private static java.time.LocalDate clustersDay;
 
     @BeforeAll
     static void runEveryScenario() throws Exception {
@@ -75,6 +77,7 @@ class TestDifferential {
         // One cluster up before the next starts (a dozen JVMs starting at once on two cores
         // outlast a cluster's start deadline); the first runs scenarios meanwhile.
         List<Process> runs = new ArrayList<>();
+        clustersDay = java.time.LocalDate.now();
         for (int i = 0; i < count; i++) {
             Cluster c = startCluster(base.resolve("cluster" + i));
             clusters.add(c);
@@ -237,6 +240,11 @@ class TestDifferential {
                     String want = Files.readString(expected);
                     String got = actual.get(name);
                     assertThat(got).as("ran").isNotNull();
+                    if (!got.equals(want) && sameDay(scn) && !java.time.LocalDate.now().equals(clustersDay)) {
+                        // The premise is gone, not the behaviour: sreport's default period is
+                        // yesterday, and this run's clusters had usage before midnight.
+                        assumeTrue(false, name + " differs in a run that crossed midnight (@same-day)");
+                    }
                     if (known.containsKey(name)) {
                         // Not a failure: some differences depend on timing, and a run that happens
                         // to match must not break the build. The note says to shorten the list.
@@ -257,6 +265,11 @@ class TestDifferential {
                 .as("known differences name existing scenarios")
                 .allMatch(n -> Files.exists(COMPAT.resolve("scenarios").resolve(n + ".scn")));
         return tests.stream();
+    }
+
+    /** Whether the scenario holds only on a cluster whose whole life is one day (difftest.py's {@code @same-day}). */
+    private static boolean sameDay(Path scenario) throws IOException {
+        return Files.readAllLines(scenario).stream().anyMatch(l -> l.strip().equals("@same-day"));
     }
 
     /** Scenario name to the reason it still differs. */
