@@ -8,7 +8,6 @@ import dev.sluice.protocol.v1.HeartbeatResponse;
 import dev.sluice.protocol.v1.JobCompleteBatch;
 import dev.sluice.protocol.v1.JobCompleteBatchResponse;
 import dev.sluice.protocol.v1.JobCompleteRequest;
-import dev.sluice.protocol.v1.JobCompleteResponse;
 import dev.sluice.protocol.v1.LaunchBatchJobRequest;
 import dev.sluice.protocol.v1.LaunchBatchJobResponse;
 import dev.sluice.protocol.v1.LaunchBatchJobsRequest;
@@ -167,43 +166,9 @@ public final class SimulatedNodes implements AutoCloseable {
         return failedReports.get();
     }
 
-    private void report(String node, LaunchBatchJobRequest launch) {
-        inFlight.acquireUninterruptibly();
-        registry.withDeadlineAfter(60, TimeUnit.SECONDS)
-                .jobComplete(
-                        JobCompleteRequest.newBuilder()
-                                .setNodeName(node)
-                                .setJobId(launch.getJobId())
-                                .setExitStatus(0)
-                                .setRestartCount(launch.getRestartCount())
-                                .build(),
-                        new StreamObserver<>() {
-                            @Override
-                            public void onNext(JobCompleteResponse value) {}
-
-                            @Override
-                            public void onError(Throwable t) {
-                                inFlight.release();
-                                running.remove(launch.getJobId());
-                                failedReports.incrementAndGet();
-                                if (open) {
-                                    System.err.println("bench-ctld: completion of job " + launch.getJobId()
-                                            + " failed: " + t.getMessage());
-                                }
-                            }
-
-                            @Override
-                            public void onCompleted() {
-                                inFlight.release();
-                                running.remove(launch.getJobId());
-                                completed.incrementAndGet();
-                            }
-                        });
-    }
-
     /**
-     * The reports of jobs launched together, in one {@code JobsComplete} call, as a node daemon
-     * sends the reports it has waiting.
+     * The reports of jobs launched together (or of one), in one {@code JobsComplete} call, as a
+     * node daemon sends the reports it has waiting.
      */
     private void reportAll(String node, List<LaunchBatchJobRequest> launches) {
         inFlight.acquireUninterruptibly();
@@ -259,7 +224,7 @@ public final class SimulatedNodes implements AutoCloseable {
             observer.onNext(LaunchBatchJobResponse.getDefaultInstance());
             observer.onCompleted();
             // The job ends as soon as it started: its report goes after the launch's answer.
-            executor.execute(() -> report(name, request));
+            executor.execute(() -> reportAll(name, List.of(request)));
         }
 
         @Override

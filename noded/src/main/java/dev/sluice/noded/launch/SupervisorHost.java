@@ -36,6 +36,11 @@ import org.slf4j.LoggerFactory;
 final class SupervisorHost implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SupervisorHost.class);
     private static final long ANSWER_SECONDS = 30;
+    // Whoever waits on a supervisor's end runs there, never on a host's reader: a launch holds
+    // the launcher's monitor while it waits for its answer, which a report on that reader
+    // (it takes the same monitor) would then never deliver.
+    private static final java.util.concurrent.Executor ENDS = java.util.concurrent.Executors.newCachedThreadPool(
+            Thread.ofPlatform().daemon(true).name("noded-supervisor-end-", 0).factory());
 
     /** A supervisor the host forked: its pid, and its end as the host reported it. */
     record Started(long pid, CompletableFuture<Void> ended) {}
@@ -154,7 +159,7 @@ final class SupervisorHost implements AutoCloseable {
                 case "X" -> {
                     CompletableFuture<Void> ended = ends.remove(Long.parseLong(f[1]));
                     if (ended != null) {
-                        ended.complete(null);
+                        ENDS.execute(() -> ended.complete(null));
                     }
                 }
                 default -> log.warn("supervisor host said what it does not say: {}", line);
@@ -180,7 +185,7 @@ final class SupervisorHost implements AutoCloseable {
                 ProcessHandle.of(e.getKey())
                         .ifPresentOrElse(
                                 h -> h.onExit().thenRun(() -> e.getValue().complete(null)),
-                                () -> e.getValue().complete(null));
+                                () -> ENDS.execute(() -> e.getValue().complete(null)));
             }
         }
 

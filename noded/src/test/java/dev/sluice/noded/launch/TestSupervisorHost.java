@@ -53,6 +53,28 @@ class TestSupervisorHost {
     }
 
     @Test
+    void whoeverWaitsOnAnEndNeverHoldsUpTheAnswerToTheNextStart() throws Exception {
+        // The launcher reports an end under the monitor a launch holds while it waits for its
+        // answer: a report run where answers are read would hold that answer up for good.
+        Object monitor = new Object();
+        try (SupervisorHost host = supervisor.host().orElseThrow()) {
+            var first = host.start(request(spool.resolve("job00040"), List.of("/bin/sh", "-c", "exit 0")));
+            var reported = first.ended().thenRun(() -> {
+                synchronized (monitor) {
+                    // the report
+                }
+            });
+            synchronized (monitor) {
+                await().atMost(Duration.ofSeconds(10)).until(() -> first.ended().isDone());
+                var second = host.start(request(spool.resolve("job00041"), List.of("/bin/sh", "-c", "exit 0")));
+                assertThat(second.pid()).isPositive();
+                assertThat(reported).isNotDone();
+            }
+            reported.get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
     void argumentsReachTheJobByteForByteEmptyOnesAndSpacesIncluded() throws Exception {
         Path dir = spool.resolve("job00010");
         Path out = spool.resolve("args.out");
