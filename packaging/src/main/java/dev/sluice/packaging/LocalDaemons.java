@@ -68,7 +68,14 @@ final class LocalDaemons {
         if (port >= 0) {
             args.addAll(List.of("--port", Integer.toString(port)));
         }
-        return JvmCommand.of(java, "CTLD", List.of("-Xmx512m", "--enable-native-access=ALL-UNNAMED"), args);
+        // Without C2 too, unlike an installed controller: a local cluster shares a few CPUs with
+        // everything else, and C2 still compiled half of a fresh controller's CPU after thousands
+        // of jobs (docs/operations.md); SLUICE_CTLD_JAVA_OPTS=-XX:TieredStopAtLevel=4 brings it back.
+        return JvmCommand.of(
+                java,
+                "CTLD",
+                List.of("-Xmx512m", "-XX:TieredStopAtLevel=1", "--enable-native-access=ALL-UNNAMED"),
+                args);
     }
 
     List<String> noded(String name, int port, int metricsPort) {

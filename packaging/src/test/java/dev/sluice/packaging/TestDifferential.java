@@ -240,7 +240,9 @@ class TestDifferential {
                     String want = Files.readString(expected);
                     String got = actual.get(name);
                     assertThat(got).as("ran").isNotNull();
-                    if (!got.equals(want) && sameDay(scn) && !java.time.LocalDate.now().equals(clustersDay)) {
+                    if (!got.equals(want)
+                            && sameDay(scn)
+                            && !java.time.LocalDate.now().equals(clustersDay)) {
                         // The premise is gone, not the behaviour: sreport's default period is
                         // yesterday, and this run's clusters had usage before midnight.
                         assumeTrue(false, name + " differs in a run that crossed midnight (@same-day)");
