@@ -49,6 +49,9 @@ class TestLocalClusterEndToEnd {
 
     @BeforeAll
     static void up() throws Exception {
+        // A site's cgroup.conf put in the state directory first: read by the node daemon, kept.
+        Files.createDirectories(stateDir.resolve("etc"));
+        Files.writeString(stateDir.resolve("etc/cgroup.conf"), "CgroupPlugin=disabled\n");
         up = SluiceUp.start(stateDir, stateDir, List.of(), List.of("--nodes", "1", "--cpus", "2", "--gpus", "1"));
         up.awaitUp();
     }
@@ -130,6 +133,16 @@ class TestLocalClusterEndToEnd {
                 .contains("SlurmctldGrpcPort=" + ctld.get("grpc"));
         assertThat(Files.readString(stateDir.resolve("sluice.env")))
                 .contains("export SLUICE_METRICS_URL='http://127.0.0.1:" + ctld.get("metrics") + "/metrics'");
+    }
+
+    @Test
+    @Order(1)
+    void aCgroupConfInTheStateDirectoryIsReadByTheNodeDaemonAndKept() throws Exception {
+        assertThat(stateDir.resolve("etc/cgroup.conf")).hasContent("CgroupPlugin=disabled");
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> log("node1").stream()
+                        .anyMatch(l -> l.contains("CgroupPlugin=disabled in cgroup.conf: jobs run without")));
     }
 
     @Test
