@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -79,20 +80,18 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
     public void executeAll(List<Effect> effects, ClusterImage image) {
         Map<String, List<Job>> launches = new LinkedHashMap<>();
         for (Effect effect : effects) {
-            try {
-                if (effect instanceof Effect.LaunchBatch e) {
-                    Job job = image.job(e.jobId()).orElse(null);
-                    if (job != null && launchesAlone(job, image)) {
-                        launches.computeIfAbsent(job.allocation().batchHost(), h -> new ArrayList<>())
-                                .add(job);
-                        continue;
-                    }
-                }
+            Optional<Job> alone = effect instanceof Effect.LaunchBatch e
+                    ? image.job(e.jobId()).filter(job -> launchesAlone(job, image))
+                    : Optional.empty();
+            if (alone.isPresent()) {
+                launches.computeIfAbsent(alone.get().allocation().batchHost(), h -> new ArrayList<>())
+                        .add(alone.get());
+                continue;
+            }
+            EffectSink.carryOut(effect, () -> {
                 launchTogether(launches, image);
                 execute(effect, image);
-            } catch (RuntimeException e) {
-                log.warn("effect {} failed", effect, e);
-            }
+            });
         }
         launchTogether(launches, image);
     }

@@ -17,11 +17,19 @@ public interface EffectSink {
      */
     default void executeAll(List<Effect> effects, ClusterImage image) {
         for (Effect effect : effects) {
-            try {
-                execute(effect, image);
-            } catch (RuntimeException e) {
-                LoggerFactory.getLogger(EffectSink.class).warn("effect {} failed", effect, e);
-            }
+            carryOut(effect, () -> execute(effect, image));
+        }
+    }
+
+    /**
+     * Runs {@code action}, which carries out {@code effect} (or ends with it): a failure is
+     * logged, never thrown, so that the batch's other effects are still carried out.
+     */
+    static void carryOut(Effect effect, Runnable action) {
+        try {
+            action.run();
+        } catch (RuntimeException e) {
+            LoggerFactory.getLogger(EffectSink.class).warn("effect {} failed", effect, e);
         }
     }
 }

@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.sluice.common.auth.ClusterKeys;
-import dev.sluice.common.conf.SlurmConfReader;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.ClusterFixture;
+import dev.sluice.ctld.config.ConfigText;
 import dev.sluice.ctld.config.CtldConfig;
-import dev.sluice.ctld.config.CtldConfigs;
 import dev.sluice.ctld.loop.LoopInbox;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.sched.Scheduler;
@@ -31,12 +30,10 @@ import dev.sluice.protocol.v1.NodeControlGrpc;
 import io.grpc.Server;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.StreamObserver;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
@@ -163,12 +160,10 @@ class TestJointLaunches {
         cluster.start(plan, NOW);
         ClusterImage image = cluster.state().image();
         assertThat(image.runningJobs()).hasSize(3);
-        Path conf = Files.writeString(
-                dir.resolve("slurm.conf"),
+        CtldConfig config = ConfigText.ctldConfig(
+                dir,
                 "ClusterName=c\nSlurmctldHost=h\nStateSaveLocation=" + dir + "\nNodeName=n1 CPUs=4\n"
                         + "PartitionName=p Nodes=n1\n");
-        CtldConfig config = CtldConfigs.from(
-                SlurmConfReader.read(conf), dev.sluice.common.conf.GresConfReader.parse("", "gres.conf"), 0, Map.of());
         DaemonAuth auth = DaemonAuth.forThisProcess(
                 ClusterKeys.of(new ClusterKeys.Key("k", new byte[32])), "h", List.of(), Clock.systemUTC());
         dispatcher = new NodeDispatcher(config, auth, new LoopInbox(image));

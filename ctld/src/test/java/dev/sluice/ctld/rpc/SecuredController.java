@@ -6,7 +6,7 @@ import dev.sluice.common.auth.ClusterKeys;
 import dev.sluice.common.auth.Principal;
 import dev.sluice.common.conf.GresConfReader;
 import dev.sluice.common.conf.SlurmConf;
-import dev.sluice.common.conf.SlurmConfReader;
+import dev.sluice.ctld.config.ConfigText;
 import dev.sluice.ctld.config.CtldConfig;
 import dev.sluice.ctld.config.CtldConfigs;
 import dev.sluice.ctld.server.CtldServer;
@@ -51,9 +51,8 @@ final class SecuredController implements AutoCloseable {
             ClusterKeys.generate(key);
         }
         this.keys = ClusterKeys.loadFromConfigDir(dir);
-        Path conf = dir.resolve("slurm.conf");
-        Files.writeString(
-                conf,
+        SlurmConf sc = ConfigText.slurmConf(
+                dir,
                 String.join(
                         "\n",
                         "ClusterName=secure",
@@ -63,7 +62,6 @@ final class SecuredController implements AutoCloseable {
                         "PartitionName=debug Nodes=n1 Default=YES MaxTime=60 State=UP",
                         extraConf,
                         ""));
-        SlurmConf sc = SlurmConfReader.read(conf);
         // Ports the kernel picks: the frames go to server.commandPort().
         config = CtldConfigs.from(
                         sc,

@@ -3,10 +3,8 @@ package dev.sluice.ctld.server;
 import static dev.sluice.ctld.Builders.aJob;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.common.conf.GresConfReader;
-import dev.sluice.common.conf.SlurmConfReader;
+import dev.sluice.ctld.config.ConfigText;
 import dev.sluice.ctld.config.CtldConfig;
-import dev.sluice.ctld.config.CtldConfigs;
 import dev.sluice.ctld.control.NodeControl;
 import dev.sluice.ctld.control.NodePolicy;
 import dev.sluice.ctld.state.DaemonReport;
@@ -69,12 +67,7 @@ class TestMetricsEndpoint {
                 """.formatted(dir.resolve("state"));
         String gresConf = "NodeName=n1 Name=gpu Type=a100 File=/dev/nvidia[0-1]\n";
         // Ports the kernel picks, as `sluice-ctld --port 0`: the test asks the server which.
-        CtldConfig config = CtldConfigs.from(
-                        SlurmConfReader.read(java.nio.file.Files.writeString(dir.resolve("slurm.conf"), slurmConf)),
-                        GresConfReader.parse(gresConf, "gres.conf"),
-                        0,
-                        Map.of())
-                .withPorts(0, 0);
+        CtldConfig config = ConfigText.ctldConfig(dir, slurmConf, gresConf).withPorts(0, 0);
         keys = config.access().clusterKeys();
         ctld = CtldServer.start(
                 config,

@@ -2,12 +2,10 @@ package dev.sluice.ctld.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.sluice.common.conf.SlurmConfReader;
 import dev.sluice.common.site.SluiceConf;
+import dev.sluice.ctld.config.ConfigText;
 import dev.sluice.ctld.config.CtldConfig;
-import dev.sluice.ctld.config.CtldConfigs;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -58,12 +56,10 @@ class TestServedPorts {
 
     @Test
     void theCommandLinesPortsOverTheFiles() throws Exception {
-        Path conf = Files.writeString(
-                dir.resolve("slurm.conf"),
+        CtldConfig files = ConfigText.ctldConfig(
+                dir,
                 "ClusterName=c\nSlurmctldHost=h\nSlurmctldPort=6817\nStateSaveLocation=" + dir + "\n"
                         + "NodeName=n1 CPUs=1\nPartitionName=p Nodes=n1\n");
-        CtldConfig files = CtldConfigs.from(
-                SlurmConfReader.read(conf), dev.sluice.common.conf.GresConfReader.parse("", "gres.conf"), 0, Map.of());
         SluiceConf none = SluiceConf.empty();
         assertThat(CtldMain.listening(files, null, null, none)).isSameAs(files);
         CtldConfig zero = CtldMain.listening(files, 0, null, none);

@@ -122,7 +122,7 @@ public final class BatchLauncher implements AutoCloseable {
         }
         int uid = launched.owner().uid();
         LaunchPolicy policy = setup.policy().get();
-        ProcessBuilder pb = new SupervisedStart(
+        SupervisedStart.Request request = new SupervisedStart(
                         nodeName,
                         spool,
                         supervisor,
@@ -135,10 +135,10 @@ public final class BatchLauncher implements AutoCloseable {
         spool.saveLaunch(launched);
         RunningJob job;
         if (host.isPresent()) {
-            SupervisorHost.Started started = host.get().start(supervisor.hostArguments(pb.command()));
+            SupervisorHost.Started started = host.get().start(request.arguments());
             job = new RunningJob(spool, launched, started.pid(), started.ended());
         } else {
-            Process process = ForkLock.start(pb);
+            Process process = ForkLock.start(supervisor.alone(request.arguments(), request.joinFirst()));
             job = new RunningJob(spool, launched, process.pid(), process.onExit());
         }
         running.put(jobId, job);

@@ -2,7 +2,6 @@ package dev.sluice.noded.launch;
 
 import dev.sluice.noded.job.BatchJob;
 import dev.sluice.noded.spool.JobSpool;
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -30,11 +29,26 @@ record SupervisedStart(
     private static final Logger log = LoggerFactory.getLogger(SupervisedStart.class);
 
     /**
-     * Writes the job's files and returns the supervisor's process, not started.
+     * What a prepared job's supervisor is given: its {@code arguments} (a {@link SupervisorHost}'s
+     * request, or a supervisor's started alone: {@link Supervisor#alone}), and the cgroups a
+     * joiner puts the shell supervisor into first (none for the Perl supervisor, which joins its
+     * own).
+     */
+    record Request(List<String> arguments, List<Path> joinFirst) {
+        Request {
+            arguments = List.copyOf(arguments);
+            joinFirst = List.copyOf(joinFirst);
+        }
+    }
+
+    /**
+     * Writes the job's files and returns what its supervisor is to be given. Root's programs
+     * (supervisor, cgroup joiner) never see the user's variables: PATH, LD_PRELOAD or BASH_ENV
+     * would choose what runs as root; they reach the job through the environment file.
      *
      * @throws IOException when the job cannot be started here (the controller requeues or fails it)
      */
-    ProcessBuilder prepare(BatchJob job) throws IOException {
+    Request prepare(BatchJob job) throws IOException {
         int jobId = job.jobId();
         int uid = job.owner().uid();
         JobSpool.Owner owner = new JobSpool.Owner(uid, job.owner().gid());
@@ -60,12 +74,6 @@ record SupervisedStart(
         }
         spool.writeEnvironment(
                 jobId, userEnv.encode(built.environment()), daemonUid == 0 ? Optional.of(owner) : Optional.empty());
-        // Root's programs (cgroup joiner, supervisor; without Perl setsid, taskset, setpriv) never see
-        // the user's variables: PATH, LD_PRELOAD or BASH_ENV would choose what runs as root.
-        ProcessBuilder pb = new ProcessBuilder().directory(new File("/"));
-        Map<String, String> env = pb.environment();
-        env.clear();
-        env.putAll(UserEnvironment.ROOT);
         Map<String, String> gresEnv = built.gresEnvironment();
         List<String> command = built.command();
         writeJobScript(jobId, "prolog", prolog, job, PrologEpilog.PROLOG_CONTEXT, gresEnv);
@@ -73,20 +81,14 @@ record SupervisedStart(
         BatchJob.OnNode here = job.onNode();
         List<java.nio.file.Path> cgroups =
                 confinement.batchCgroups(jobId, here.memory().perNodeMb(), here.cpus(), here.cores(), here.gres());
+        Path jobDir = spool.jobDir(jobId);
         if (supervisor.exact()) {
             // The Perl supervisor joins the cgroups itself, first thing: no joiner process.
             List<String> options = new java.util.ArrayList<>(Supervisor.cgroupOptions(cgroups));
             options.addAll(built.options());
-            pb.command(supervisor.command(spool.jobDir(jobId), options, command));
-        } else {
-            pb.command(dev.sluice.noded.confine.Confinement.joining(
-                    cgroups, supervisor.command(spool.jobDir(jobId), built.options(), command)));
+            return new Request(supervisor.arguments(jobDir, options, command), List.of());
         }
-        // The supervisor outlives this daemon: nothing may tie it to the daemon's pipes.
-        pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        pb.redirectErrorStream(true);
-        pb.redirectOutput(ProcessBuilder.Redirect.DISCARD);
-        return pb;
+        return new Request(supervisor.arguments(jobDir, built.options(), command), cgroups);
     }
 
     private void writeJobScript(

@@ -188,26 +188,60 @@ public final class Supervisor {
     }
 
     /**
-     * The command that supervises {@code job} with its facts in {@code jobDir}; with Perl, the
-     * job's process first does what {@code options} ask ({@code --user}, {@code --io}: see
-     * sluice-supervise.pl; {@link BatchCommand} makes them), in a session of its own. Without
-     * Perl, {@code options} must be empty; the job's process also leads a session of its own
-     * (the shell supervisor's setsid) before it publishes its pid and executes {@code job}.
+     * The command that supervises {@code job} with its facts in {@code jobDir}: this program,
+     * then {@link #arguments}.
      */
     List<String> command(Path jobDir, List<String> options, List<String> job) {
-        List<String> command = new ArrayList<>();
-        if (exact) {
-            command.addAll(List.of(PERL, "-t", program.toString(), jobDir.toString(), Integer.toString(SETSID)));
-            command.addAll(options);
-            command.add("--");
-        } else {
-            if (!options.isEmpty()) {
-                throw new IllegalArgumentException("the shell supervisor takes no options: " + options);
-            }
-            command.addAll(List.of("setsid", "/bin/sh", program.toString(), jobDir.toString()));
-        }
-        command.addAll(job);
+        List<String> command = new ArrayList<>(program());
+        command.addAll(arguments(jobDir, options, job));
         return command;
+    }
+
+    /** How this supervisor program is run: what precedes its arguments. */
+    private List<String> program() {
+        return exact ? List.of(PERL, "-t", program.toString()) : List.of("setsid", "/bin/sh", program.toString());
+    }
+
+    /**
+     * What this program is given to supervise {@code job} with its facts in {@code jobDir} (a
+     * {@link SupervisorHost}'s request, or the arguments of a supervisor started alone); with
+     * Perl, the job's process first does what {@code options} ask ({@code --user}, {@code --io},
+     * {@code --cgroup}: see sluice-supervise.pl; {@link BatchCommand} makes them), in a session of
+     * its own. Without Perl, {@code options} must be empty; the job's process also leads a
+     * session of its own (the shell supervisor's setsid) before it publishes its pid and executes
+     * {@code job}.
+     */
+    List<String> arguments(Path jobDir, List<String> options, List<String> job) {
+        List<String> out = new ArrayList<>();
+        out.add(jobDir.toString());
+        if (exact) {
+            out.add(Integer.toString(SETSID));
+            out.addAll(options);
+            out.add("--");
+        } else if (!options.isEmpty()) {
+            throw new IllegalArgumentException("the shell supervisor takes no options: " + options);
+        }
+        out.addAll(job);
+        return out;
+    }
+
+    /**
+     * A supervisor to be started alone, not through a host: with {@code arguments} (one of
+     * {@link #arguments}'s), after a joiner has put it into {@code joinFirst} (the shell
+     * supervisor's cgroups; the Perl supervisor joins its own, by option). It runs as root with
+     * root's fixed environment only, in "/", tied to none of the daemon's pipes, since it
+     * outlives the daemon.
+     */
+    ProcessBuilder alone(List<String> arguments, List<Path> joinFirst) {
+        List<String> command = new ArrayList<>(program());
+        command.addAll(arguments);
+        ProcessBuilder pb = new ProcessBuilder(dev.sluice.noded.confine.Confinement.joining(joinFirst, command))
+                .directory(new java.io.File("/"));
+        pb.environment().clear();
+        pb.environment().putAll(UserEnvironment.ROOT);
+        return pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD);
     }
 
     /** The Perl supervisor's option that puts it (and so the job) into {@code dirs} first; none for none. */
@@ -281,15 +315,6 @@ public final class Supervisor {
         return exact
                 ? Optional.of(new SupervisorHost(List.of(PERL, "-t", program.toString(), "--serve")))
                 : Optional.empty();
-    }
-
-    /** What follows the program in {@code command} (one of {@link #command}'s): a host's request. */
-    List<String> hostArguments(List<String> command) {
-        List<String> program = List.of(PERL, "-t", this.program.toString());
-        if (!exact || command.size() < 3 || !command.subList(0, 3).equals(program)) {
-            throw new IllegalArgumentException("not a Perl supervisor's command: " + command);
-        }
-        return List.copyOf(command.subList(3, command.size()));
     }
 
     /**

@@ -31,7 +31,7 @@ class TestSupervisorHost {
 
     private List<String> request(Path dir, List<String> job) throws Exception {
         Files.createDirectories(dir);
-        return supervisor.hostArguments(supervisor.command(dir, job));
+        return supervisor.arguments(dir, List.of(), job);
     }
 
     private static String fact(Path dir, String name) throws Exception {
