@@ -9,7 +9,9 @@ import dev.sluice.protocol.v1.JobCompleteRequest;
 import dev.sluice.protocol.v1.PrologCompleteRequest;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedDeque;
 
 /**
@@ -28,9 +30,19 @@ public final class Outbox {
     // then would wait for the next heartbeat, seconds later.
     private boolean posted;
     private final ConcurrentLinkedDeque<PrologCompleteRequest> prologsDone = new ConcurrentLinkedDeque<>();
+    /**
+     * The reports in the spool not yet acknowledged, by job, in the order they were posted: the
+     * spool is read once, here, rather than listed at each delivery (a listing and a stat per
+     * running job, for every job that ends).
+     */
+    private final Map<Integer, JobCompleteRequest> pending = new LinkedHashMap<>();
 
-    public Outbox(JobSpool spool) {
+    /** Over {@code spool}, with the reports a daemon before this one saved and did not deliver. */
+    public Outbox(JobSpool spool) throws IOException {
         this.spool = requireNonNull(spool, "spool is null");
+        for (JobCompleteRequest r : spool.pendingReports()) {
+            pending.put(r.getJobId(), r);
+        }
     }
 
     /**
@@ -38,7 +50,11 @@ public final class Outbox {
      * the next heartbeat.
      */
     public void post(JobEnd end) throws IOException {
-        spool.saveReport(JobEndMapper.toWire(end));
+        JobCompleteRequest report = JobEndMapper.toWire(end);
+        spool.saveReport(report);
+        synchronized (pending) {
+            pending.put(report.getJobId(), report);
+        }
         ring();
     }
 
@@ -74,14 +90,22 @@ public final class Outbox {
         ring();
     }
 
-    /** Reports posted but not yet acknowledged, oldest job first. */
-    public List<JobCompleteRequest> reports() throws IOException {
-        return spool.pendingReports();
+    /** Reports posted but not yet acknowledged, first posted first. */
+    public List<JobCompleteRequest> reports() {
+        synchronized (pending) {
+            return List.copyOf(pending.values());
+        }
     }
 
-    /** The controller acknowledged the job's report: the job leaves this node. */
+    /**
+     * The controller acknowledged the job's report: the job leaves this node. Should its
+     * directory not go, the report stays and is sent again (the controller ignores a repeat).
+     */
     public void delivered(int jobId) throws IOException {
         spool.forget(jobId);
+        synchronized (pending) {
+            pending.remove(jobId);
+        }
     }
 
     /**
