@@ -1,5 +1,5 @@
 # sluice job supervisor: written by sluice-noded into its spool, run by it as root (Supervisor.java):
-#   perl -t sluice-supervise.pl JOBDIR SETSID [--cgroup N DIR...] [--user UID GID NAME ENVFILE]
+#   perl -t sluice-supervise.pl JOBDIR SETSID:EXIT_GROUP [--cgroup N DIR...] [--user UID GID NAME ENVFILE]
 #        [--io WORKDIR OUT ERR IN NODE APPEND] -- COMMAND...
 # --cgroup: it first puts itself into each DIR (cgroup.procs), so Prolog, job and Epilog run there;
 # exit 126 when it cannot, as the shell joiner did.
@@ -14,10 +14,12 @@
 # user's umask (SLURM_UMASK); the working directory, or /tmp; its standard files, opened as
 # the user (--io: truncated unless APPEND is 1, then opened for appending; failing that, the
 # job ends by signal 53, Slurm's JobLaunchFailure); SIGINT and SIGQUIT at their defaults.
-# SETSID is setsid(2)'s system call number here, or 0 for POSIX::setsid. No module is loaded
+# SETSID is setsid(2)'s system call number here, or 0 for POSIX::setsid; EXIT_GROUP exit_group(2)'s,
+# or 0 for Perl's exit: ending by the system call skips tearing the interpreter down, which in a
+# supervisor forked by the host copies the pages it shares with it. No module is loaded
 # otherwise (the node image may carry perl-base alone). -t: Perl ignores PERL5OPT and PERL5LIB.
 $SIG{__WARN__} = sub {};
-my ($dir, $setsid, @cgroups, @user, @io);
+my ($dir, $setsid, $exit_group, @cgroups, @user, @io);
 if (@ARGV == 1 && $ARGV[0] eq '--serve') {
     serve();
     exit 0;
@@ -76,19 +78,20 @@ sub serve {
 # One job: what a supervisor started on its own (perl -t sluice-supervise.pl JOBDIR ...) does.
 sub supervise {
     ($dir, $setsid) = splice(@_, 0, 2);
+    ($setsid, $exit_group) = split(/:/, $setsid);
     while (@_ && $_[0] ne '--') {
         my $opt = shift;
         if ($opt eq '--cgroup') { my $n = shift; @cgroups = splice(@_, 0, $n); }
         elsif ($opt eq '--user') { @user = splice(@_, 0, 4); }
         elsif ($opt eq '--io') { @io = splice(@_, 0, 6); }
-        else { exit 2; }
+        else { done(2); }
     }
     shift;
     my @command = @_;
     for my $cg (@cgroups) {
-        open(my $f, '>', "$cg/cgroup.procs") or exit 126;
+        open(my $f, '>', "$cg/cgroup.procs") or done(126);
         print $f "$$\n";
-        close($f) or exit 126;
+        close($f) or done(126);
     }
     umask 077;
     session();
@@ -97,7 +100,7 @@ sub supervise {
         my $rc = script("$dir/prolog");
         if ($rc != 0) {
             fact('prolog.failed', $rc);
-            exit 0;
+            done(0);
         }
         open(my $f, '>', "$dir/prolog.done") and close($f);
     }
@@ -107,10 +110,10 @@ sub supervise {
     # then tells it, through `go', whether it is already being ended (end_state, written by
     # sluice-noded before it looks for job.pid): the end the daemon could not deliver for want of a
     # pid is delivered here, with slurmstepd's line (end_notice) unless the daemon claimed that first.
-    pipe(my $ready_r, my $ready_w) or exit 1;
-    pipe(my $go_r, my $go_w) or exit 1;
+    pipe(my $ready_r, my $ready_w) or done(1);
+    pipe(my $go_r, my $go_w) or done(1);
     my $pid = fork;
-    exit 1 unless defined $pid;
+    done(1) unless defined $pid;
     if ($pid == 0) {
         close($ready_r);
         close($go_w);
@@ -132,7 +135,7 @@ sub supervise {
         syswrite($go_w, $message);
     }
     close($go_w);
-    exit 1 unless waitpid($pid, 0) == $pid;
+    done(1) unless waitpid($pid, 0) == $pid;
     my $status = $?;
     kill('KILL', -$pid);
     fact('wait_status', $status);
@@ -141,7 +144,14 @@ sub supervise {
         my $rc = script("$dir/epilog");
         fact('epilog.failed', $rc) if $rc != 0;
     }
-    exit 0;
+    done(0);
+}
+
+# The supervisor's end: its files are closed, so nothing buffered is lost.
+sub done {
+    my ($rc) = @_;
+    syscall($exit_group + 0, $rc + 0) if $exit_group;
+    exit $rc;
 }
 
 sub session {
