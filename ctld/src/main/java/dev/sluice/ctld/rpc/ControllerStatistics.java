@@ -162,12 +162,12 @@ public final class ControllerStatistics implements LoopTimings, JournalObserver 
      * @param dbdQueue accounting records not yet taken by sluice-dbd (0 without accounting)
      */
     public synchronized GetStatisticsResponse snapshot(long now, ClusterImage image, int dbdQueue) {
-        int pending = 0;
+        // From the image's pending and running lists: sdiag (and a benchmark's poll of the
+        // accounting queue, 50 a second) must not walk the finished jobs kept for MinJobAge.
+        int pending = image.pendingJobs().size();
         int running = 0;
-        for (var job : image.jobs()) {
-            if (job.isPending()) {
-                pending++;
-            } else if (job.status().state() == JobState.RUNNING) {
+        for (var job : image.runningJobs()) {
+            if (job.status().state() == JobState.RUNNING) {
                 running++;
             }
         }
