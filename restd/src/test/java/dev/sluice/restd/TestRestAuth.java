@@ -160,11 +160,15 @@ class TestRestAuth {
     }
 
     @Test
-    void oversizedBodyIsRefusedUnread() {
+    void anOversizedBodyIsRefusedUnparsedAndTheRefusalReachesTheClient() {
         String big = "{\"job\":{\"script\":\"" + "x".repeat(1024 * 1024) + "\"}}";
-        Answer a = rest.as("POST", "/slurm/v0.0.44/job/submit", big);
-        assertThat(a.status()).isEqualTo(413);
-        assertValid("v0.0.44_openapi_job_submit_response", a.body());
+        // Several times: the client is still sending when the refusal is ready, and a server that
+        // closed at once reset the connection under the answer now and then.
+        for (int i = 0; i < 8; i++) {
+            Answer a = rest.as("POST", "/slurm/v0.0.44/job/submit", big);
+            assertThat(a.status()).isEqualTo(413);
+            assertValid("v0.0.44_openapi_job_submit_response", a.body());
+        }
         assertThat(rest.controller.seen).isEmpty();
     }
 

@@ -18,8 +18,16 @@ import java.util.Optional;
  * claims), and its query string.
  */
 final class RequestBody {
-    /** Requests larger than this are refused unread. */
+    /** Requests larger than this are refused, their bodies neither kept nor parsed. */
     static final int MAX_BODY_BYTES = 1024 * 1024;
+
+    /**
+     * How much of a refused body is read and dropped before the refusal is sent. A client still
+     * sending its body to a server that has closed the connection gets a reset, which can throw
+     * away the refusal before the client reads it (the 413 arrived as "no bytes" now and then);
+     * beyond this much the connection is closed anyway.
+     */
+    static final long DISCARD_BYTES = 16L * 1024 * 1024;
 
     // A duplicate key or trailing garbage is a malformed request, not one to guess at.
     private static final ObjectMapper JSON = new ObjectMapper()
@@ -34,18 +42,18 @@ final class RequestBody {
         if (length != null) {
             try {
                 if (Long.parseLong(length.strip()) > MAX_BODY_BYTES) {
-                    throw new TooLarge();
+                    throw discarding(ex.body());
                 }
             } catch (NumberFormatException e) {
-                throw new TooLarge();
+                throw discarding(ex.body());
             }
         }
         byte[] bytes;
         try (InputStream in = ex.body()) {
             bytes = in.readNBytes(MAX_BODY_BYTES + 1);
-        }
-        if (bytes.length > MAX_BODY_BYTES) {
-            throw new TooLarge();
+            if (bytes.length > MAX_BODY_BYTES) {
+                throw discarding(in);
+            }
         }
         if (bytes.length == 0) {
             return Optional.empty();
@@ -70,6 +78,16 @@ final class RequestBody {
                     kv.length == 2 ? URLDecoder.decode(kv[1], StandardCharsets.UTF_8) : "");
         }
         return out;
+    }
+
+    /** Reads and drops up to {@link #DISCARD_BYTES} of what is left of {@code in}: see there. */
+    private static TooLarge discarding(InputStream in) throws IOException {
+        byte[] sink = new byte[64 * 1024];
+        long left = DISCARD_BYTES;
+        for (int n; left > 0 && (n = in.read(sink, 0, (int) Math.min(sink.length, left))) > 0; ) {
+            left -= n;
+        }
+        return new TooLarge();
     }
 
     /** The body is over {@link #MAX_BODY_BYTES}, or its length unreadable. */
