@@ -80,17 +80,17 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
     public void executeAll(List<Effect> effects, ClusterImage image) {
         Map<String, List<Job>> launches = new LinkedHashMap<>();
         for (Effect effect : effects) {
-            Optional<Job> alone = effect instanceof Effect.LaunchBatch e
-                    ? image.job(e.jobId()).filter(job -> launchesAlone(job, image))
-                    : Optional.empty();
-            if (alone.isPresent()) {
-                launches.computeIfAbsent(alone.get().allocation().batchHost(), h -> new ArrayList<>())
-                        .add(alone.get());
-                continue;
-            }
             EffectSink.carryOut(effect, () -> {
-                launchTogether(launches, image);
-                execute(effect, image);
+                Optional<Job> alone = effect instanceof Effect.LaunchBatch e
+                        ? image.job(e.jobId()).filter(job -> launchesAlone(job, image))
+                        : Optional.empty();
+                if (alone.isPresent()) {
+                    launches.computeIfAbsent(alone.get().allocation().batchHost(), h -> new ArrayList<>())
+                            .add(alone.get());
+                } else {
+                    launchTogether(launches, image);
+                    execute(effect, image);
+                }
             });
         }
         launchTogether(launches, image);
@@ -112,10 +112,20 @@ public final class NodeDispatcher implements EffectSink, AutoCloseable {
 
     private void launchTogether(Map<String, List<Job>> launches, ClusterImage image) {
         launches.forEach((host, jobs) -> {
-            if (jobs.size() == 1 || !together.accepts(host)) {
-                jobs.forEach(job -> launch(job, image));
-            } else {
-                together.send(host, jobs, image);
+            // Held back, a launch is no longer guarded by its own effect's carryOut: one host's
+            // failure must still not keep the others' launches, or the batch's next effects, back.
+            try {
+                if (jobs.size() == 1 || !together.accepts(host)) {
+                    jobs.forEach(job -> launch(job, image));
+                } else {
+                    together.send(host, jobs, image);
+                }
+            } catch (RuntimeException e) {
+                log.warn(
+                        "launches of {} on {} failed",
+                        jobs.stream().map(Job::id).toList(),
+                        host,
+                        e);
             }
         });
         launches.clear();
