@@ -32,9 +32,11 @@ final class OutboxShipper implements AutoCloseable {
     /** Shortest pause between shipments while the outbox keeps up: accounting may lag by this. */
     static final long TRICKLE_INTERVAL_MS = 200;
 
-    // Records per call (Outbox also caps their bytes). 2,000 made sluice-dbd no faster per job
-    // on H2 than 500 (bench-ctld, 2026-12-06).
-    private static final int MAX_BATCH = 500;
+    // Records per call (Outbox also caps their bytes at 2 MiB): each call is one commit at
+    // sluice-dbd. While H2 delayed its writes, 2,000 made sluice-dbd no faster than 500
+    // (bench-ctld, 2026-12-06); with durable commits, 2,000 records' jobs went into accounting
+    // 4-13 % faster in each of four paired rounds (2026-12-07, docs/benchmarks.md).
+    private static final int MAX_BATCH = 2000;
     private static final Duration RPC_DEADLINE = Duration.ofSeconds(30);
     private static final long MIN_BACKOFF_MS = 1000;
     private static final long MAX_BACKOFF_MS = 30_000;
