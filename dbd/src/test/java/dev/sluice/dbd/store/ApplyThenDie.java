@@ -6,8 +6,6 @@ import static dev.sluice.dbd.store.Records.pending;
 
 import dev.sluice.dbd.config.DbdConfigs;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.InstantSource;
 
 /**
  * Run in a JVM of its own by {@link TestEmbeddedDurability}: applies one batch to the embedded
@@ -19,8 +17,7 @@ final class ApplyThenDie {
 
     public static void main(String[] args) throws Exception {
         Database db = Database.open(DbdConfigs.embeddedUrl(Path.of(args[0])), "", "", 2);
-        AccountingStore store =
-                new AccountingStore(db.dataSource(), InstantSource.fixed(Instant.ofEpochSecond(1_700_000_000)));
+        AccountingStore store = new AccountingStore(db.dataSource(), StoreFixture.CLOCK);
         long through = store.apply(batch(args[1], job(3, pending(7, "train", "alice", 1000))));
         System.out.println("applied through " + through);
         System.out.flush();

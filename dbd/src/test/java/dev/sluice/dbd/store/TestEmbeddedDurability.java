@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.sluice.dbd.config.DbdConfigs;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.InstantSource;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -41,8 +39,7 @@ class TestEmbeddedDurability {
         assertThat(Files.readString(out)).contains("applied through 3");
 
         try (Database db = Database.open(DbdConfigs.embeddedUrl(dir.resolve("db")), "", "", 2)) {
-            AccountingStore store =
-                    new AccountingStore(db.dataSource(), InstantSource.fixed(Instant.ofEpochSecond(1_700_000_000)));
+            AccountingStore store = new AccountingStore(db.dataSource(), StoreFixture.CLOCK);
             assertThat(store.appliedThrough(cluster)).isEqualTo(3);
         }
     }
