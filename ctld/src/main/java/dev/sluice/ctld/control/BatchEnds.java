@@ -10,6 +10,8 @@ import dev.sluice.ctld.state.StateRecord;
 import dev.sluice.ctld.state.Transition;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * A batch job's end as its batch host reports it, through the job lifecycle; with the node's
@@ -50,6 +52,52 @@ public final class BatchEnds {
             String slurmUser,
             long now) {
         return complete(state, nodeName, jobId, -1, exitStatus, endState, scripts, slurmUser, now);
+    }
+
+    /**
+     * A batch host's report of its script's end, taken only once no other node of the run still
+     * runs its allocation Prolog ({@code PrologFlags=Alloc}). The script may start, and end,
+     * before the other nodes' Prologs are done (Slurm starts it then, compat 262); but should one
+     * of them then fail, the run does not count: its node is drained and the job requeued held
+     * (compat 263). So the end waits: it is answered "not yet", nothing changes, and the node
+     * daemon sends it again shortly.
+     *
+     * @return the nodes whose Prolog the end waits for, in the answer; empty once it was taken
+     */
+    public static ControlResult<Set<String>> reported(
+            ClusterView state,
+            String nodeName,
+            int jobId,
+            int restartCount,
+            int exitStatus,
+            JobState endState,
+            NodeScripts scripts,
+            String slurmUser,
+            long now) {
+        Set<String> awaited = prologsAwaited(state, nodeName, jobId, restartCount, scripts);
+        if (!awaited.isEmpty()) {
+            return ControlResult.answer(awaited);
+        }
+        ControlResult<Void> taken =
+                complete(state, nodeName, jobId, restartCount, exitStatus, endState, scripts, slurmUser, now);
+        return new ControlResult<>(taken.records(), taken.softChanges(), taken.effects(), Set.of());
+    }
+
+    /** The other nodes of this run whose allocation Prolog is not reported done yet. */
+    private static Set<String> prologsAwaited(
+            ClusterView state, String nodeName, int jobId, int restartCount, NodeScripts scripts) {
+        Job job = state.job(jobId);
+        if (scripts == NodeScripts.PROLOG_FAILED
+                || job == null
+                || !job.isRunning()
+                || !job.allocation().batchHost().equals(nodeName)
+                || (restartCount >= 0 && restartCount != job.run().restartCount())) {
+            return Set.of();
+        }
+        Set<String> others = new TreeSet<>(state.prologRunsOn(job));
+        // The script ran, so the batch host's own Prolog passed, reported or not.
+        others.remove(nodeName);
+        return others;
     }
 
     /**

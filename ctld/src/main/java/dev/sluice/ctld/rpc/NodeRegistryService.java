@@ -50,6 +50,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -60,6 +61,12 @@ public final class NodeRegistryService implements BindableService {
     private static final Logger log = LoggerFactory.getLogger(NodeRegistryService.class);
 
     /** The IP address the current call came from; absent on transports without one. */
+    /**
+     * How soon a node sends again an end that waits for another node's Prolog: the job's end
+     * is late by at most this much once the last Prolog is done.
+     */
+    static final int PROLOG_RETRY_MS = 100;
+
     private static final Context.Key<String> PEER = Context.key("sluice-registration-peer");
 
     private final ControllerLoop loop;
@@ -181,7 +188,15 @@ public final class NodeRegistryService implements BindableService {
 
         @Override
         public void jobComplete(JobCompleteRequest request, StreamObserver<JobCompleteResponse> observer) {
-            await(loop.submit(ended(request)));
+            Set<String> awaited = await(loop.submit(ended(request)));
+            if (!awaited.isEmpty()) {
+                // A node daemon of before the batch call: it sends the report again on its next
+                // round.
+                observer.onError(Status.UNAVAILABLE
+                        .withDescription(awaitedMessage(request, awaited))
+                        .asRuntimeException());
+                return;
+            }
             observer.onNext(JobCompleteResponse.getDefaultInstance());
             observer.onCompleted();
         }
@@ -200,13 +215,19 @@ public final class NodeRegistryService implements BindableService {
 
         @Override
         public void jobsComplete(JobCompleteBatch batch, StreamObserver<JobCompleteBatchResponse> observer) {
-            List<CompletableFuture<Void>> answers = loop.submitAll(batch.getReportsList().stream()
+            List<CompletableFuture<Set<String>>> answers = loop.submitAll(batch.getReportsList().stream()
                     .map(NodeRegistryService.this::ended)
                     .toList());
             JobCompleteBatchResponse.Builder response = JobCompleteBatchResponse.newBuilder();
             for (int i = 0; i < answers.size(); i++) {
                 try {
-                    await(answers.get(i));
+                    Set<String> awaited = await(answers.get(i));
+                    if (!awaited.isEmpty()) {
+                        response.addRefused(RefusedReport.newBuilder()
+                                .setJobId(batch.getReports(i).getJobId())
+                                .setMessage(awaitedMessage(batch.getReports(i), awaited))
+                                .setRetryAfterMs(PROLOG_RETRY_MS));
+                    }
                 } catch (SlurmException e) {
                     response.addRefused(RefusedReport.newBuilder()
                             .setJobId(batch.getReports(i).getJobId())
@@ -218,8 +239,15 @@ public final class NodeRegistryService implements BindableService {
         }
     }
 
-    /** The loop command a node's report of a job's end makes. */
-    private Command<Void> ended(JobCompleteRequest request) {
+    private static String awaitedMessage(JobCompleteRequest request, Set<String> awaited) {
+        return "the end of job " + request.getJobId() + " waits for the Prolog on " + String.join(",", awaited);
+    }
+
+    /**
+     * The loop command a node's report of a job's end makes; it answers the nodes whose Prolog
+     * the end waits for ({@link BatchEnds#reported}), empty once taken.
+     */
+    private Command<Set<String>> ended(JobCompleteRequest request) {
         var endState = request.getEndState() == JobState.JOB_STATE_UNSPECIFIED
                 ? null
                 : WireMapper.toDomain(request.getEndState());
@@ -227,7 +255,7 @@ public final class NodeRegistryService implements BindableService {
                 ? BatchEnds.NodeScripts.PROLOG_FAILED
                 : request.getEpilogFailed() ? BatchEnds.NodeScripts.EPILOG_FAILED : BatchEnds.NodeScripts.OK;
         return (state, now) -> {
-            var result = BatchEnds.complete(
+            var result = BatchEnds.reported(
                     state,
                     request.getNodeName(),
                     (int) request.getJobId(),
@@ -238,6 +266,7 @@ public final class NodeRegistryService implements BindableService {
                     nodes.slurmUser(),
                     now);
             if (log.isDebugEnabled()
+                    && result.response().isEmpty()
                     && result.records().isEmpty()
                     && result.softChanges().isEmpty()) {
                 // A late or repeated report (a run already ended or requeued): slurmctld too

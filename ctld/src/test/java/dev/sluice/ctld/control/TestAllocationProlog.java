@@ -3,6 +3,7 @@ package dev.sluice.ctld.control;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.sluice.common.slurm.JobReason;
+import dev.sluice.common.slurm.JobState;
 import dev.sluice.ctld.Builders;
 import dev.sluice.ctld.sched.SchedulePlan;
 import dev.sluice.ctld.sched.Scheduler;
@@ -145,5 +146,53 @@ class TestAllocationProlog {
 
         assertThat(state.job(2).status().state()).isEqualTo(dev.sluice.common.slurm.JobState.CANCELLED);
         assertThat(state.image().prologFailedOn(state.job(2))).contains("n2");
+    }
+
+    private ControlResult<java.util.Set<String>> batchEnd(ClusterState state, String node, long now) {
+        return BatchEnds.reported(state, node, 2, 0, 0, JobState.COMPLETED, BatchEnds.NodeScripts.OK, "slurm", now);
+    }
+
+    @Test
+    void aBatchEndWaitsForTheOtherNodesPrologAndIsTakenOnceItIsDone() {
+        // Slurm starts the script before n2's Prolog is done (compat 262); its end must not be
+        // final before then, or a failing Prolog could no longer requeue the job (compat 263).
+        ClusterState state = startedJob(true, ON_N1_N2);
+        cluster.apply(AllocationProlog.prologDone(state, "n1", 2, 0, 111));
+
+        ControlResult<java.util.Set<String>> early = batchEnd(state, "n1", 112);
+        assertThat(early.response()).containsExactly("n2");
+        assertThat(early.records()).isEmpty();
+        assertThat(early.effects()).isEmpty();
+        assertThat(state.job(2).isRunning()).isTrue();
+
+        cluster.apply(AllocationProlog.prologDone(state, "n2", 2, 0, 113));
+        ControlResult<java.util.Set<String>> again = batchEnd(state, "n1", 114);
+        assertThat(again.response()).isEmpty();
+        cluster.apply(again);
+        assertThat(state.job(2).status().state()).isEqualTo(JobState.COMPLETED);
+    }
+
+    @Test
+    void aBatchEndThatWaitedChangesNothingOnceTheOtherNodesPrologFailed() {
+        ClusterState state = startedJob(true, ON_N1_N2);
+        assertThat(batchEnd(state, "n1", 112).response()).containsExactly("n2");
+
+        cluster.apply(AllocationProlog.prologFailed(state, "n2", 2, 0, "slurm", 113));
+        // The run is over: its end, sent again, is taken and changes nothing.
+        ControlResult<java.util.Set<String>> again = batchEnd(state, "n1", 114);
+        assertThat(again.response()).isEmpty();
+        assertThat(again.records()).isEmpty();
+        assertThat(state.job(2).isPending()).isTrue();
+        assertThat(state.image().reason(state.job(2))).isEqualTo(JobReason.LAUNCH_FAILED_REQUEUED_HELD);
+    }
+
+    @Test
+    void theBatchHostsOwnUnreportedPrologDoesNotHoldItsEnd() {
+        // The script ran, so its node's Prolog passed.
+        ClusterState state = startedJob(true);
+        ControlResult<java.util.Set<String>> end = batchEnd(state, "n1", 112);
+        assertThat(end.response()).isEmpty();
+        cluster.apply(end);
+        assertThat(state.job(2).status().state()).isEqualTo(JobState.COMPLETED);
     }
 }

@@ -46,6 +46,11 @@ public final class Registrar implements AutoCloseable {
     private volatile int heartbeatSeconds = 5;
     /** Registrar thread only: false once the controller turned the batch call down as unknown. */
     private boolean batchReports = true;
+    /**
+     * Registrar thread only: when the controller asked for a report again soon (an end that waits
+     * for another node's Prolog), how soon, in ms; 0 when it did not.
+     */
+    private long reportsAgainInMillis;
 
     /** Reports per call: well inside gRPC's message size and the controller's batch. */
     static final int REPORTS_PER_CALL = 1000;
@@ -124,7 +129,8 @@ public final class Registrar implements AutoCloseable {
                 log.error("spool error: {}", e.getMessage());
             }
             long untilHeartbeat = TimeUnit.NANOSECONDS.toMillis(nextHeartbeat - System.nanoTime());
-            pause(registered ? Math.max(1, untilHeartbeat) : 1000L);
+            long pause = registered ? Math.max(1, untilHeartbeat) : 1000L;
+            pause(reportsAgainInMillis > 0 ? Math.min(pause, reportsAgainInMillis) : pause);
         }
     }
 
@@ -150,6 +156,7 @@ public final class Registrar implements AutoCloseable {
      * predates the batch call gets them one at a time.
      */
     private void deliverReports() throws IOException {
+        reportsAgainInMillis = 0;
         deliverPrologsDone();
         List<JobCompleteRequest> reports = outbox.reports();
         if (reports.isEmpty()) {
@@ -213,7 +220,15 @@ public final class Registrar implements AutoCloseable {
             for (RefusedReport r : answer.getRefusedList()) {
                 // Kept in the spool: delivered again on the next round, as a failed single
                 // report always was.
-                log.warn("controller did not take the end of job {}: {}", r.getJobId(), r.getMessage());
+                if (r.getRetryAfterMs() > 0) {
+                    // Not yet (it waits for another node's Prolog): that is expected, and soon.
+                    log.debug("the controller takes the end of job {} later: {}", r.getJobId(), r.getMessage());
+                    reportsAgainInMillis = reportsAgainInMillis == 0
+                            ? r.getRetryAfterMs()
+                            : Math.min(reportsAgainInMillis, r.getRetryAfterMs());
+                } else {
+                    log.warn("controller did not take the end of job {}: {}", r.getJobId(), r.getMessage());
+                }
                 refused.add(r.getJobId());
             }
             for (JobCompleteRequest report : chunk) {

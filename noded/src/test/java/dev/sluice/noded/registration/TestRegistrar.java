@@ -53,6 +53,8 @@ class TestRegistrar {
         final List<Integer> singleCalls = new CopyOnWriteArrayList<>();
         final AtomicInteger heartbeats = new AtomicInteger();
         volatile int refuseOnce = -1;
+        /** With {@link #refuseOnce}: the "not yet, again in" hint of an end that waits. */
+        volatile int retryAfterMs;
 
         FakeController(boolean batches) {
             this.batches = batches;
@@ -94,7 +96,10 @@ class TestRegistrar {
             int refuse = refuseOnce;
             if (batch.getReportsList().stream().anyMatch(r -> r.getJobId() == refuse)) {
                 refuseOnce = -1;
-                answer.addRefused(RefusedReport.newBuilder().setJobId(refuse).setMessage("busy"));
+                answer.addRefused(RefusedReport.newBuilder()
+                        .setJobId(refuse)
+                        .setMessage("busy")
+                        .setRetryAfterMs(retryAfterMs));
             }
             observer.onNext(answer.build());
             observer.onCompleted();
@@ -201,5 +206,18 @@ class TestRegistrar {
                 .until(() -> spool.pendingReports().isEmpty());
         assertThat(controller.singleCalls).containsExactly(31, 32);
         assertThat(controller.batchCalls).isEmpty();
+    }
+
+    @Test
+    void anEndTheControllerTakesLaterIsSentAgainSoonWithoutANewPost() throws Exception {
+        // An end that waits for another node's Prolog: the controller asks for it again in 50 ms.
+        // With an hour between heartbeats, only that hint sends it again.
+        FakeController controller = new FakeController(true);
+        controller.refuseOnce = 42;
+        controller.retryAfterMs = 50;
+        JobSpool spool = startWith(controller, report(41), report(42));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> spool.pendingReports().isEmpty());
+        assertThat(controller.batchCalls).containsExactly(List.of(41, 42), List.of(42));
     }
 }
