@@ -59,8 +59,9 @@ public final class BatchEnds {
      * runs its allocation Prolog ({@code PrologFlags=Alloc}). The script may start, and end,
      * before the other nodes' Prologs are done (Slurm starts it then, compat 262); but should one
      * of them then fail, the run does not count: its node is drained and the job requeued held
-     * (compat 263). So the end waits: it is answered "not yet", nothing changes, and the node
-     * daemon sends it again shortly.
+     * (compat 263, 308). So the end waits: it is answered "not yet", the job shows COMPLETING
+     * (its reason still {@code Prolog}, as slurmctld shows it), nothing durable changes, and the
+     * node daemon sends it again shortly.
      *
      * @return the nodes whose Prolog the end waits for, in the answer; empty once it was taken
      */
@@ -76,7 +77,7 @@ public final class BatchEnds {
             long now) {
         Set<String> awaited = prologsAwaited(state, nodeName, jobId, restartCount, scripts);
         if (!awaited.isEmpty()) {
-            return ControlResult.answer(awaited);
+            return new ControlResult<>(List.of(), List.of(new SoftChange.BatchEndWaits(jobId)), List.of(), awaited);
         }
         ControlResult<Void> taken =
                 complete(state, nodeName, jobId, restartCount, exitStatus, endState, scripts, slurmUser, now);

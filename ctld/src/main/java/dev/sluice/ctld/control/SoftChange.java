@@ -71,6 +71,19 @@ public sealed interface SoftChange {
         }
     }
 
+    /**
+     * The batch host reported the script's end while other nodes' allocation Prologs still run
+     * (the end waits for them, {@link BatchEnds#reported}): the job shows COMPLETING, its reason
+     * still {@code Prolog}, as slurmctld shows it (compat 308). Soft: the node sends the end
+     * again every 100 ms, so a restarted controller learns it again at once.
+     */
+    record BatchEndWaits(int jobId) implements SoftChange {
+        @Override
+        public boolean mattersToScheduling() {
+            return false;
+        }
+    }
+
     /** A job's {@code --signal} was sent in its run that started at {@code startTime}. */
     record WarnSignalSent(int jobId, long startTime) implements SoftChange {
         @Override

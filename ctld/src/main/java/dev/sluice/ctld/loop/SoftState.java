@@ -19,6 +19,7 @@ public final class SoftState {
             case SoftChange.WarnSignalSent w -> state.warnSignalSent(w.jobId(), w.startTime());
             case SoftChange.PartitionUpdated p -> state.updatePartition(p.partition());
             case SoftChange.JobCompleting c -> state.completing(c.jobId(), c.node(), c.completing());
+            case SoftChange.BatchEndWaits w -> state.batchEndWaits(w.jobId());
             case SoftChange.Reconfigured r -> state.reconfigure(r.nodes(), r.partitions(), r.memberships());
             case SoftChange.StepsChanged c -> state.setSteps(c.jobId(), c.steps());
             case SoftChange.StepsForgotten f -> state.setSteps(f.jobId(), null);

@@ -81,21 +81,24 @@ public record ClusterImage(long sequence, int nextJobId, Tables tables, QueueFac
     /**
      * The running (and ending) jobs' soft state: their steps, which still have processes being
      * killed, their steps' highest exit, which are in a preemption's grace time, and which wait
-     * for their allocation Prolog (reason {@code Prolog}) on which nodes.
+     * for their allocation Prolog (reason {@code Prolog}) on which nodes, and of those which had
+     * their script's end reported (COMPLETING meanwhile).
      */
     public record RunFacts(
             Map<Integer, JobSteps> steps,
             Set<Integer> completing,
             Map<Integer, Integer> derivedExits,
             Set<Integer> preempting,
-            Map<Integer, Set<String>> prologWaits) {
-        public static final RunFacts NONE = new RunFacts(Map.of(), Set.of(), Map.of(), Set.of(), Map.of());
+            Map<Integer, Set<String>> prologWaits,
+            Set<Integer> endsAwaitingProlog) {
+        public static final RunFacts NONE = new RunFacts(Map.of(), Set.of(), Map.of(), Set.of(), Map.of(), Set.of());
 
         public RunFacts {
             steps = Map.copyOf(steps);
             completing = Set.copyOf(completing);
             derivedExits = Map.copyOf(derivedExits);
             preempting = Set.copyOf(preempting);
+            endsAwaitingProlog = Set.copyOf(endsAwaitingProlog);
             prologWaits = Map.copyOf(prologWaits);
         }
     }
@@ -205,7 +208,6 @@ public record ClusterImage(long sequence, int nextJobId, Tables tables, QueueFac
         return runs.derivedExits().getOrDefault(job.id(), 0);
     }
 
-    /** Whether a job that ended still has processes being killed on some node (COMPLETING). */
     /** Whether the running job waits for its allocation Prolog (reason {@code Prolog}). */
     public boolean waitsForProlog(Job job) {
         return !prologRunsOn(job).isEmpty();
@@ -222,8 +224,13 @@ public record ClusterImage(long sequence, int nextJobId, Tables tables, QueueFac
         return job.isRunning() ? runs.prologWaits().getOrDefault(job.id(), Set.of()) : Set.of();
     }
 
+    /**
+     * Whether the job shows COMPLETING: it ended and still has processes being killed on some
+     * node, or its script ended and the end waits for other nodes' allocation Prologs.
+     */
     public boolean isCompleting(Job job) {
-        return runs.completing().contains(job.id());
+        return runs.completing().contains(job.id())
+                || (runs.endsAwaitingProlog().contains(job.id()) && waitsForProlog(job));
     }
 
     /** An image that holds one job and nothing else (to describe that job on its own). */

@@ -236,6 +236,14 @@ public final class ClusterState implements ClusterView {
         return prologWaits.waits(job);
     }
 
+    /** Soft: the job's batch end came and waits for the other nodes' Prologs (it shows COMPLETING). */
+    public void batchEndWaits(int jobId) {
+        Job job = jobs.get(jobId);
+        if (job != null) {
+            prologWaits.endReported(job);
+        }
+    }
+
     @Override
     public Set<String> completingOn(int jobId) {
         return completing.on(jobId);
@@ -337,6 +345,7 @@ public final class ClusterState implements ClusterView {
                         completing.jobIds(),
                         steps.derivedExits(),
                         runMarks.preempting(jobs::get),
-                        prologWaits.waiting(jobs::get)));
+                        prologWaits.waiting(jobs::get),
+                        prologWaits.endsReported(jobs::get)));
     }
 }

@@ -2,6 +2,7 @@ package dev.sluice.ctld.state;
 
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.IntFunction;
@@ -15,7 +16,11 @@ import java.util.function.IntFunction;
  * time), so a requeued job's next run starts unmarked.
  */
 final class PrologWaits {
-    private record Run(long startTime, Set<String> nodes) {}
+    /**
+     * @param endReported soft: the batch host reported the script's end, which waits for the
+     *     other nodes (the job shows COMPLETING meanwhile)
+     */
+    private record Run(long startTime, Set<String> nodes, boolean endReported) {}
 
     /** Job id → the run that waits, and the nodes it waits for. */
     private final Map<Integer, Run> runs = new HashMap<>();
@@ -24,7 +29,17 @@ final class PrologWaits {
         if (nodes.isEmpty()) {
             runs.remove(jobId);
         } else {
-            runs.put(jobId, new Run(startTime, Set.copyOf(nodes)));
+            Run was = runs.get(jobId);
+            boolean endReported = was != null && was.startTime() == startTime && was.endReported();
+            runs.put(jobId, new Run(startTime, Set.copyOf(nodes), endReported));
+        }
+    }
+
+    /** Soft: the waiting run's batch end came (nothing when the job does not wait). */
+    void endReported(Job job) {
+        if (waits(job)) {
+            Run run = runs.get(job.id());
+            runs.put(job.id(), new Run(run.startTime(), run.nodes(), true));
         }
     }
 
@@ -43,6 +58,18 @@ final class PrologWaits {
             Job job = jobs.apply(id);
             if (job != null && waits(job)) {
                 out.put(id, pendingOn(job));
+            }
+        });
+        return out;
+    }
+
+    /** The waiting runs whose batch end came. */
+    Set<Integer> endsReported(IntFunction<Job> jobs) {
+        Set<Integer> out = new HashSet<>();
+        runs.forEach((id, run) -> {
+            Job job = jobs.apply(id);
+            if (run.endReported() && job != null && waits(job)) {
+                out.add(id);
             }
         });
         return out;

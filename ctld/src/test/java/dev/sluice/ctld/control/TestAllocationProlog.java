@@ -163,7 +163,11 @@ class TestAllocationProlog {
         assertThat(early.response()).containsExactly("n2");
         assertThat(early.records()).isEmpty();
         assertThat(early.effects()).isEmpty();
+        cluster.apply(early);
+        // slurmctld shows it "CG COMPLETING Prolog" meanwhile (compat 308).
         assertThat(state.job(2).isRunning()).isTrue();
+        assertThat(state.image().isCompleting(state.job(2))).isTrue();
+        assertThat(state.image().reason(state.job(2))).isEqualTo(JobReason.PROLOG);
 
         cluster.apply(AllocationProlog.prologDone(state, "n2", 2, 0, 113));
         ControlResult<java.util.Set<String>> again = batchEnd(state, "n1", 114);
@@ -175,9 +179,13 @@ class TestAllocationProlog {
     @Test
     void aBatchEndThatWaitedChangesNothingOnceTheOtherNodesPrologFailed() {
         ClusterState state = startedJob(true, ON_N1_N2);
-        assertThat(batchEnd(state, "n1", 112).response()).containsExactly("n2");
+        ControlResult<java.util.Set<String>> early = batchEnd(state, "n1", 112);
+        assertThat(early.response()).containsExactly("n2");
+        cluster.apply(early);
 
         cluster.apply(AllocationProlog.prologFailed(state, "n2", 2, 0, "slurm", 113));
+        // The requeued job is no longer COMPLETING: its run's wait went with the run.
+        assertThat(state.image().isCompleting(state.job(2))).isFalse();
         // The run is over: its end, sent again, is taken and changes nothing.
         ControlResult<java.util.Set<String>> again = batchEnd(state, "n1", 114);
         assertThat(again.response()).isEmpty();
