@@ -194,7 +194,7 @@ public final class BatchLauncher implements AutoCloseable {
                 spool.forget(jobId);
                 continue;
             }
-            var handle = Supervisor.alive(spool.jobDir(jobId), spool.fact(jobId, Supervisor.SUPERVISOR_PID));
+            var handle = KnownSupervisor.of(spool.jobDir(jobId), spool.fact(jobId, Supervisor.SUPERVISOR_PID));
             RunningJob job = RunningJob.recovered(spool, launched.get(), handle);
             if (handle.isEmpty()) {
                 log.info("job {} ended while sluice-noded was not running", jobId);

@@ -27,7 +27,8 @@ final class RunningJob {
 
     final int jobId;
     final long supervisorPid;
-    // Completes when the supervisor has ended (as its host or the JDK saw it).
+    // Completes when the supervisor has done with the job: its host's line, the end of a lone
+    // supervisor, or what a re-adopted one left (KnownSupervisor).
     final CompletableFuture<?> supervisorEnded;
     final int killWaitSeconds;
     volatile JobState endState;
@@ -50,14 +51,14 @@ final class RunningJob {
     }
 
     /** A job of the spool after this daemon restarted, with what the launcher had decided of it. */
-    static RunningJob recovered(JobSpool spool, BatchJob launched, Optional<ProcessHandle> supervisor) {
+    static RunningJob recovered(JobSpool spool, BatchJob launched, Optional<KnownSupervisor> supervisor) {
         int jobId = launched.jobId();
         RunningJob job = new RunningJob(
                 spool,
                 launched,
-                supervisor.map(ProcessHandle::pid).orElse(-1L),
+                supervisor.map(KnownSupervisor::pid).orElse(-1L),
                 supervisor
-                        .<CompletableFuture<?>>map(ProcessHandle::onExit)
+                        .<CompletableFuture<?>>map(KnownSupervisor::done)
                         .orElse(CompletableFuture.completedFuture(null)));
         job.signalled = spool.fact(jobId, SIGNALLED).isPresent();
         job.endState = spool.fact(jobId, END_STATE).map(JobState::valueOf).orElse(null);

@@ -79,7 +79,7 @@ record SupervisedStart(
         writeJobScript(jobId, "prolog", prolog, job, PrologEpilog.PROLOG_CONTEXT, gresEnv);
         writeJobScript(jobId, "epilog", epilog, job, PrologEpilog.EPILOG_CONTEXT, gresEnv);
         BatchJob.OnNode here = job.onNode();
-        List<java.nio.file.Path> cgroups =
+        List<Path> cgroups =
                 confinement.batchCgroups(jobId, here.memory().perNodeMb(), here.cpus(), here.cores(), here.gres());
         Path jobDir = spool.jobDir(jobId);
         if (supervisor.exact()) {

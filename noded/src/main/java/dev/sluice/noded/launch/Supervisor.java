@@ -13,24 +13,26 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The per-job supervisor (the part of slurmstepd that outlives slurmd): one small program per
- * job, started in a session of its own, that runs the node's Prolog (as root), starts the job,
- * records the job's pid and its exit status in the job's spool directory, runs the Epilog, and
- * exits. Prolog and Epilog live here rather than in the daemon so that a daemon restarted
- * mid-job neither runs them twice nor forgets the Epilog. The node daemon is only its observer,
- * so stopping, crashing or upgrading the daemon never touches a running job; a restarted daemon
- * re-adopts the job from the files the supervisor left.
+ * The job supervisor (the part of slurmstepd that outlives slurmd): the program that runs the
+ * node's Prolog (as root), starts the job, records the job's pid and its exit status in the
+ * job's spool directory, runs the Epilog, and says it is done. Prolog and Epilog live there
+ * rather than in the daemon so that a daemon restarted mid-job neither runs them twice nor
+ * forgets the Epilog. The node daemon is only its observer, so stopping, crashing or upgrading
+ * the daemon never touches a running job; a restarted daemon re-adopts the job from the files
+ * the supervisor left ({@link KnownSupervisor}).
  *
  * <p>Where {@code /usr/bin/perl -t} runs ({@code perl-base} is Essential on Debian) the
  * supervisor is {@code sluice-supervise.pl} (a resource of this package, which says what it
- * does): the job's parent, which waits for it with waitpid(2) and records its exact wait status,
- * and which does in the job's own process, before its one exec, what a chain of programs did
- * before (setsid, setpriv, the environment loader, the shell that entered the working directory
- * and opened the output files): a trivial job costs one fork and one exec beside the job's own.
- * A shell's {@code $?} cannot tell a job killed by signal N from one that exits with 128 + N, and
- * a shell cannot fork a process and leave it unreaped (dash, after any builtin, reaps whatever
- * child has ended once a SIGCHLD has come; bash reaps in its SIGCHLD handler), so no shell can be
- * the job's parent. Where Perl cannot run, the supervisor is a POSIX shell program that records
+ * does), run once per daemon as the {@link SupervisorHost}: the parent of every job, which waits
+ * for each with waitpid(2) and records its exact wait status, and which does in the job's own
+ * process, before its one exec, what a chain of programs did before (setsid, setpriv, the
+ * environment loader, the shell that entered the working directory and opened the output
+ * files): a trivial job costs one fork there and its own exec, with no process of its own
+ * beside the job. The same program also supervises one job alone. A shell's {@code $?} cannot
+ * tell a job killed by signal N from one that exits with 128 + N, and a shell cannot fork a
+ * process and leave it unreaped (dash, after any builtin, reaps whatever child has ended once a
+ * SIGCHLD has come; bash reaps in its SIGCHLD handler), so no shell can be the job's parent.
+ * Where Perl cannot run, the supervisor is a POSIX shell program started per job that records
  * the shell's {@code $?} alone, and the job is started through the chain of programs ({@link
  * BatchCommand}; {@link #waitStatus}).
  */
@@ -51,6 +53,13 @@ public final class Supervisor {
     public static final String PROLOG_DONE = "prolog.done";
 
     public static final String EPILOG_FAILED = "epilog.failed";
+
+    /** Written (empty) by the supervisor host once a job's life is over: facts, Epilog and all. */
+    static final String DONE = "supervisor.done";
+
+    /** The token of the supervisor host that is a job's parent, which ends its command line. */
+    static final String HOST = "supervisor.host";
+
     private static final String FILE = "sluice-supervise.sh";
     private static final String PERL_FILE = "sluice-supervise.pl";
 
@@ -275,58 +284,16 @@ public final class Supervisor {
     };
 
     /**
-     * The supervisor of a job, if it still runs. A recorded pid counts only if that process is
-     * still this job's supervisor (its command line names the job directory: as an argument of a
-     * supervisor started alone, or in the title a forked one takes), so a recycled pid is never
-     * mistaken for it.
-     */
-    public static Optional<ProcessHandle> alive(Path jobDir, Optional<String> recordedPid) {
-        if (recordedPid.isEmpty()) {
-            return Optional.empty();
-        }
-        long pid;
-        try {
-            pid = Long.parseLong(recordedPid.get());
-        } catch (NumberFormatException e) {
-            return Optional.empty();
-        }
-        String dir = jobDir.toString();
-        return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).filter(h -> {
-            List<String> argv = commandLine(pid);
-            return argv.contains(dir) || argv.contains(TITLE + dir);
-        });
-    }
-
-    /** The title a supervisor forked by the {@link SupervisorHost} takes, before its job directory. */
-    static final String TITLE = "sluice-supervise ";
-
-    private static List<String> commandLine(long pid) {
-        try {
-            byte[] raw = Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline"));
-            List<String> out = new ArrayList<>();
-            int from = 0;
-            for (int i = 0; i <= raw.length; i++) {
-                if (i == raw.length || raw[i] == 0) {
-                    if (i > from) {
-                        out.add(dev.sluice.common.text.RawText.decode(raw, from, i - from));
-                    }
-                    from = i + 1;
-                }
-            }
-            return out;
-        } catch (IOException e) {
-            return List.of();
-        }
-    }
-
-    /**
-     * The host that forks this program's supervisors, where Perl runs (the shell supervisor is
-     * started alone, per job).
+     * The host that is the parent of every job this daemon starts, where Perl runs (the shell
+     * supervisor is started alone, per job).
      */
     Optional<SupervisorHost> host() {
-        return exact
-                ? Optional.of(new SupervisorHost(List.of(PERL, "-t", program.toString(), "--serve")))
-                : Optional.empty();
+        if (!exact) {
+            return Optional.empty();
+        }
+        List<String> command = new ArrayList<>(program());
+        command.addAll(List.of("--serve", SETSID + ":" + EXIT_GROUP));
+        return Optional.of(new SupervisorHost(command));
     }
 
     /**

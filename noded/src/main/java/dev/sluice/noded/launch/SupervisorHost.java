@@ -22,16 +22,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Perl supervisor run once per daemon in its serving mode ({@code sluice-supervise.pl
- * --serve}): it forks a job's supervisor for each request, so a job costs one fork there and the
- * job's own exec, not a new interpreter (and Java's spawn helper) per job. The supervisors it
- * forks are the same program doing the same work as one started alone, and they outlive it: when
- * this daemon stops, the host reads the end of its input and exits, and the supervisors go on to
- * be re-adopted from their spool facts ({@link Supervisor#alive}).
+ * The Perl supervisor run once per daemon in its serving mode ({@code sluice-supervise.pl --serve
+ * SETSID:EXIT_GROUP TOKEN}): the parent of every job this daemon starts, which carries out each
+ * job's life (Prolog, the job, its exact wait status, Epilog) as a lone supervisor would, so a job
+ * costs one fork there and the job's own exec, with no process of its own beside the job. The
+ * host leads a session of its own and outlives this daemon: when the daemon stops, the host reads
+ * the end of its input, takes no more jobs, and exits once its last job's life is over; a
+ * restarted daemon knows it again by the token its command line ends in ({@link KnownSupervisor}).
  *
- * <p>The host is the supervisors' parent, so it says when each ends: this daemon learns of an end
- * from its line instead of polling a process that is not its child. Should the host die, the
- * supervisors it started are watched as re-adopted ones are, and the next launch starts another.
+ * <p>The host says when each job's life is over ({@code X KEY}, after its facts are written), so
+ * this daemon learns of an end from a line instead of polling. Should the host die, nothing will
+ * record its jobs' ends: each is reported at once as one without a status (the report kills what
+ * is left of the job), and the next launch starts another host.
  */
 final class SupervisorHost implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(SupervisorHost.class);
@@ -39,11 +41,26 @@ final class SupervisorHost implements AutoCloseable {
     // Whoever waits on a supervisor's end runs there, never on a host's reader: a launch holds
     // the launcher's monitor while it waits for its answer, which a report on that reader
     // (it takes the same monitor) would then never deliver.
-    private static final java.util.concurrent.Executor ENDS = java.util.concurrent.Executors.newCachedThreadPool(
-            Thread.ofPlatform().daemon(true).name("noded-supervisor-end-", 0).factory());
+    // Bounded: ends queue when many come at once, and none is refused.
+    private static final java.util.concurrent.ThreadPoolExecutor ENDS = ends();
 
-    /** A supervisor the host forked: its pid, and its end as the host reported it. */
+    /** A job the host took: the host's pid (the job's supervisor), and the end of the job's life. */
     record Started(long pid, CompletableFuture<Void> ended) {}
+
+    private static java.util.concurrent.ThreadPoolExecutor ends() {
+        var pool = new java.util.concurrent.ThreadPoolExecutor(
+                4,
+                4,
+                30,
+                TimeUnit.SECONDS,
+                new java.util.concurrent.LinkedBlockingQueue<>(),
+                Thread.ofPlatform()
+                        .daemon(true)
+                        .name("noded-supervisor-end-", 0)
+                        .factory());
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
 
     private final List<String> command;
     private Link link;
@@ -53,10 +70,10 @@ final class SupervisorHost implements AutoCloseable {
     }
 
     /**
-     * Forks a supervisor with {@code arguments} (what follows the program on a lone supervisor's
+     * Starts a job's life with {@code arguments} (what follows the program on a lone supervisor's
      * command line).
      *
-     * @throws IOException when the host cannot be started or cannot fork
+     * @throws IOException when the host cannot be started or cannot start the job
      */
     synchronized Started start(List<String> arguments) throws IOException {
         byte[] request = encode(arguments);
@@ -89,7 +106,7 @@ final class SupervisorHost implements AutoCloseable {
     private static final class Link {
         private final Process host;
         private final OutputStream requests;
-        // Answers come in request order; a request waits here for its "S PID" or "F".
+        // Answers come in request order; a request waits here for its "S KEY" or "F".
         private final Deque<CompletableFuture<Started>> waiting = new ArrayDeque<>();
         private final Map<Long, CompletableFuture<Void>> ends = new ConcurrentHashMap<>();
 
@@ -99,7 +116,9 @@ final class SupervisorHost implements AutoCloseable {
         }
 
         static Link open(List<String> command) throws IOException {
-            ProcessBuilder pb = new ProcessBuilder(command).directory(new File("/"));
+            List<String> tokened = new ArrayList<>(command);
+            tokened.add(java.util.UUID.randomUUID().toString());
+            ProcessBuilder pb = new ProcessBuilder(tokened).directory(new File("/"));
             pb.environment().clear();
             pb.environment().putAll(UserEnvironment.ROOT);
             pb.redirectError(ProcessBuilder.Redirect.DISCARD);
@@ -122,7 +141,7 @@ final class SupervisorHost implements AutoCloseable {
                 host.destroy();
                 throw new IOException("the supervisor host did not take the request: " + e.getMessage(), e);
             } catch (ExecutionException e) {
-                throw new IOException("the supervisor host could not start the supervisor", e.getCause());
+                throw new IOException("the supervisor host could not start the job", e.getCause());
             } catch (TimeoutException e) {
                 host.destroy();
                 throw new IOException("the supervisor host did not answer in " + ANSWER_SECONDS + " s");
@@ -149,11 +168,11 @@ final class SupervisorHost implements AutoCloseable {
             String[] f = line.split(" ");
             switch (f[0]) {
                 case "S" -> {
-                    long pid = Long.parseLong(f[1]);
+                    long key = Long.parseLong(f[1]);
                     // Registered before the next line is read: its end cannot come first.
                     CompletableFuture<Void> ended = new CompletableFuture<>();
-                    ends.put(pid, ended);
-                    next().ifPresent(a -> a.complete(new Started(pid, ended)));
+                    ends.put(key, ended);
+                    next().ifPresent(a -> a.complete(new Started(host.pid(), ended)));
                 }
                 case "F" -> next().ifPresent(a -> a.completeExceptionally(new IOException("fork failed")));
                 case "X" -> {
@@ -172,7 +191,10 @@ final class SupervisorHost implements AutoCloseable {
             }
         }
 
-        /** The host is gone: its supervisors are watched from outside, as re-adopted ones are. */
+        /**
+         * The host is gone (it died: one that was let go ends only after its last job): nothing
+         * will record its jobs' ends, so each ends here, without a status.
+         */
         private void gone() {
             List<CompletableFuture<Started>> unanswered;
             synchronized (waiting) {
@@ -180,12 +202,12 @@ final class SupervisorHost implements AutoCloseable {
                 waiting.clear();
             }
             unanswered.forEach(a -> a.completeExceptionally(new IOException("the supervisor host ended")));
+            if (!ends.isEmpty()) {
+                log.warn("supervisor host {} ended with {} jobs under way: they are ended", host.pid(), ends.size());
+            }
             for (var e : new ArrayList<>(ends.entrySet())) {
                 ends.remove(e.getKey());
-                ProcessHandle.of(e.getKey())
-                        .ifPresentOrElse(
-                                h -> h.onExit().thenRun(() -> e.getValue().complete(null)),
-                                () -> ENDS.execute(() -> e.getValue().complete(null)));
+                ENDS.execute(() -> e.getValue().complete(null));
             }
         }
 
@@ -198,7 +220,7 @@ final class SupervisorHost implements AutoCloseable {
         }
     }
 
-    /** Ends the host (its input closes); the supervisors it started go on. */
+    /** Lets the host go (its input closes): it takes no more jobs and exits after its last. */
     @Override
     public synchronized void close() {
         if (link != null) {

@@ -87,7 +87,7 @@ class TestSupervisor {
         Supervisor supervisor = Supervisor.install(spool);
         Path runner = spool.resolve("sluice-supervise.pl");
         String text = Files.readString(runner);
-        String recordPid = "fact('job.pid', $pid);";
+        String recordPid = "fact($job, 'job.pid', $job->{pid});";
         assertThat(text).contains(recordPid);
         Files.writeString(runner, text.replace(recordPid, "select(undef, undef, undef, 0.3); " + recordPid));
         java.util.Map<String, Integer> jobs = java.util.Map.of(
@@ -95,12 +95,22 @@ class TestSupervisor {
                 "exit 3", 3 << 8,
                 "kill -9 $$", 9);
         int n = 0;
-        for (var job : jobs.entrySet()) {
-            Path dir = spool.resolve("job" + (30100 + n++));
-            supervise(supervisor, dir, job.getKey()).onExit().get();
-            assertThat(dir.resolve(Supervisor.WAIT_STATUS))
-                    .as(job.getKey())
-                    .hasContent(Integer.toString(job.getValue()));
+        try (SupervisorHost host = supervisor.host().orElseThrow()) {
+            for (var job : jobs.entrySet()) {
+                // A supervisor alone, then the host: both wait before they publish the pid.
+                Path dir = spool.resolve("job" + (30100 + n++));
+                supervise(supervisor, dir, job.getKey()).onExit().get();
+                assertThat(dir.resolve(Supervisor.WAIT_STATUS))
+                        .as(job.getKey())
+                        .hasContent(Integer.toString(job.getValue()));
+                Path hosted = Files.createDirectories(spool.resolve("job" + (30100 + n++)));
+                host.start(supervisor.arguments(hosted, List.of(), List.of("/bin/sh", "-c", job.getKey())))
+                        .ended()
+                        .get(10, java.util.concurrent.TimeUnit.SECONDS);
+                assertThat(hosted.resolve(Supervisor.WAIT_STATUS))
+                        .as("hosted " + job.getKey())
+                        .hasContent(Integer.toString(job.getValue()));
+            }
         }
     }
 
@@ -239,18 +249,18 @@ class TestSupervisor {
         Process p = supervise(dir, "sleep 600");
         await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(dir.resolve(Supervisor.JOB_PID)));
         Optional<String> pid = Optional.of(Long.toString(p.pid()));
-        assertThat(Supervisor.alive(dir, pid)).isPresent();
-        assertThat(Supervisor.alive(spool.resolve("job00004"), pid)).isEmpty();
-        assertThat(Supervisor.alive(
+        assertThat(KnownSupervisor.of(dir, pid)).isPresent();
+        assertThat(KnownSupervisor.of(spool.resolve("job00004"), pid)).isEmpty();
+        assertThat(KnownSupervisor.of(
                         dir, Optional.of(Long.toString(ProcessHandle.current().pid()))))
                 .isEmpty();
-        assertThat(Supervisor.alive(dir, Optional.empty())).isEmpty();
+        assertThat(KnownSupervisor.of(dir, Optional.empty())).isEmpty();
         new ProcessBuilder("kill", "-s", "KILL", "--", "-" + fact(dir, Supervisor.JOB_PID))
                 .start()
                 .waitFor();
         p.onExit().get();
         assertThat(fact(dir, Supervisor.EXIT)).isEqualTo("137");
-        assertThat(Supervisor.alive(dir, pid)).isEmpty();
+        assertThat(KnownSupervisor.of(dir, pid)).isEmpty();
     }
 
     @Test

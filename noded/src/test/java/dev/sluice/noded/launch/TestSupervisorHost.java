@@ -16,7 +16,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The supervisor host: a fork per job, supervisors that outlive it, their ends reported. */
+/**
+ * The supervisor host: the parent of every job, which carries out each job's life, reports its
+ * end, outlives its daemon until its last job is over, and is known again by its token.
+ */
 class TestSupervisorHost {
     @TempDir
     Path spool;
@@ -39,17 +42,66 @@ class TestSupervisorHost {
     }
 
     @Test
-    void eachRequestForksASupervisorThatRecordsItsJobAndTheHostReportsItsEnd() throws Exception {
+    void theHostIsEachJobsParentRecordsItsStatusAndReportsItsEndOnceTheFactsAreWritten() throws Exception {
         try (SupervisorHost host = supervisor.host().orElseThrow()) {
+            long hostPid = -1;
             for (int i = 0; i < 3; i++) {
                 Path dir = spool.resolve("job0000" + i);
-                var started = host.start(request(dir, List.of("/bin/sh", "-c", "exit " + (i + 3))));
+                Path parent = dir.resolve("parent");
+                var started = host.start(request(
+                        dir,
+                        List.of("/bin/sh", "-c", "awk '{print $4}' /proc/$$/stat > " + parent + "; exit " + (i + 3))));
                 started.ended().get(10, TimeUnit.SECONDS);
                 assertThat(fact(dir, Supervisor.EXIT)).isEqualTo(Integer.toString(i + 3));
                 assertThat(fact(dir, Supervisor.SUPERVISOR_PID)).isEqualTo(Long.toString(started.pid()));
+                assertThat(fact(dir, "parent"))
+                        .as("no process between host and job")
+                        .isEqualTo(Long.toString(started.pid()));
                 assertThat(Integer.parseInt(fact(dir, Supervisor.WAIT_STATUS))).isEqualTo((i + 3) << 8);
+                assertThat(dir.resolve(Supervisor.DONE)).exists();
+                assertThat(hostPid == -1 || hostPid == started.pid())
+                        .as("one host for all")
+                        .isTrue();
+                hostPid = started.pid();
             }
         }
+    }
+
+    @Test
+    void theHostRunsPrologAndEpilogOnceInTheJobsCgroupsAndAFailedPrologStartsNoJob() throws Exception {
+        Path cg = Files.createDirectories(spool.resolve("cg/job"));
+        Files.writeString(cg.resolve("cgroup.procs"), "");
+        Path log = spool.resolve("order");
+        try (SupervisorHost host = supervisor.host().orElseThrow()) {
+            Path dir = Files.createDirectories(spool.resolve("job00050"));
+            script(dir.resolve("prolog"), "echo prolog >> " + log);
+            script(dir.resolve("epilog"), "echo epilog >> " + log + "; exit 3");
+            var started = host.start(supervisor.arguments(
+                    dir, Supervisor.cgroupOptions(List.of(cg)), List.of("/bin/sh", "-c", "echo job >> " + log)));
+            started.ended().get(10, TimeUnit.SECONDS);
+            assertThat(Files.readAllLines(log)).containsExactly("prolog", "job", "epilog");
+            assertThat(dir.resolve(Supervisor.PROLOG_DONE)).exists();
+            assertThat(fact(dir, Supervisor.EPILOG_FAILED)).isEqualTo("3");
+            assertThat(Files.readAllLines(cg.resolve("cgroup.procs")))
+                    .as("Prolog, job and Epilog each joined; the host did not")
+                    .hasSize(3)
+                    .doesNotContain(Long.toString(started.pid()));
+
+            Path failing = Files.createDirectories(spool.resolve("job00051"));
+            script(failing.resolve("prolog"), "exit 4");
+            host.start(request(failing, List.of("/bin/sh", "-c", "echo never >> " + log)))
+                    .ended()
+                    .get(10, TimeUnit.SECONDS);
+            assertThat(fact(failing, Supervisor.PROLOG_FAILED)).isEqualTo("4");
+            assertThat(failing.resolve(Supervisor.JOB_PID)).doesNotExist();
+            assertThat(failing.resolve(Supervisor.WAIT_STATUS)).doesNotExist();
+            assertThat(Files.readAllLines(log)).doesNotContain("never");
+        }
+    }
+
+    private static void script(Path file, String body) throws Exception {
+        Files.writeString(file, "#!/bin/sh\n" + body + "\n");
+        Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
     }
 
     @Test
@@ -98,7 +150,7 @@ class TestSupervisorHost {
     }
 
     @Test
-    void aForkedSupervisorIsRecognisedByItsJobDirectoryAndOutlivesTheHost() throws Exception {
+    void aHostLetGoStaysUntilItsLastJobIsOverAndIsKnownAgainByItsToken() throws Exception {
         Path dir = spool.resolve("job00020");
         Path release = spool.resolve("release");
         SupervisorHost host = supervisor.host().orElseThrow();
@@ -106,51 +158,56 @@ class TestSupervisorHost {
                 request(dir, List.of("/bin/sh", "-c", "while [ ! -e " + release + " ]; do sleep 0.05; done; exit 7")));
         await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(dir.resolve(Supervisor.JOB_PID)));
         Optional<String> pid = Optional.of(Long.toString(started.pid()));
-        assertThat(Supervisor.alive(dir, pid)).isPresent();
-        assertThat(Supervisor.alive(spool.resolve("job00021"), pid)).isEmpty();
+        assertThat(KnownSupervisor.of(dir, pid)).isPresent();
+        Path other = Files.createDirectories(spool.resolve("job00021"));
+        assertThat(KnownSupervisor.of(other, pid)).as("no token").isEmpty();
+        Files.writeString(other.resolve(Supervisor.HOST), "another-host\n");
+        assertThat(KnownSupervisor.of(other, pid)).as("another host's token").isEmpty();
 
-        // The daemon stops: the host reads the end of its input and exits; the job runs on.
+        // The daemon stops: the host takes no more jobs but stays while its job runs.
         host.close();
-        ProcessHandle hostProcess =
-                ProcessHandle.of(started.pid()).flatMap(ProcessHandle::parent).orElseThrow();
-        await().atMost(Duration.ofSeconds(10)).until(() -> !isHost(hostProcess));
-        assertThat(Supervisor.alive(dir, pid)).as("re-adoptable").isPresent();
+        ProcessHandle hostProcess = ProcessHandle.of(started.pid()).orElseThrow();
+        var known = KnownSupervisor.of(dir, pid).orElseThrow();
+        assertThat(known.pid()).isEqualTo(started.pid());
+        assertThat(hostProcess.isAlive()).isTrue();
+        assertThat(known.done()).isNotDone();
         Files.createFile(release);
-        started.ended().get(10, TimeUnit.SECONDS);
-        await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(dir.resolve(Supervisor.EXIT)));
+        known.done().get(10, TimeUnit.SECONDS);
         assertThat(fact(dir, Supervisor.EXIT)).isEqualTo("7");
+        await().atMost(Duration.ofSeconds(10)).until(() -> !hostProcess.isAlive());
+        assertThat(KnownSupervisor.of(dir, pid)).isEmpty();
     }
 
     @Test
-    void whenTheHostDiesItsSupervisorsEndsStillArriveAndTheNextRequestStartsAnotherHost() throws Exception {
+    void whenTheHostDiesItsJobsEndAtOnceWithoutAStatusAndTheNextRequestStartsAnotherHost() throws Exception {
         Path dir = spool.resolve("job00030");
         Path release = spool.resolve("release30");
         try (SupervisorHost host = supervisor.host().orElseThrow()) {
             var started = host.start(request(
                     dir, List.of("/bin/sh", "-c", "while [ ! -e " + release + " ]; do sleep 0.05; done; exit 5")));
-            ProcessHandle first = ProcessHandle.of(started.pid())
-                    .flatMap(ProcessHandle::parent)
-                    .orElseThrow();
+            ProcessHandle first = ProcessHandle.of(started.pid()).orElseThrow();
             assertThat(isHost(first)).isTrue();
+            await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(dir.resolve(Supervisor.JOB_PID)));
             first.destroyForcibly();
-            await().atMost(Duration.ofSeconds(10)).until(() -> !first.isAlive());
-            assertThat(started.ended()).isNotDone();
-            Files.createFile(release);
             started.ended().get(30, TimeUnit.SECONDS);
-            assertThat(fact(dir, Supervisor.EXIT)).isEqualTo("5");
+            assertThat(dir.resolve(Supervisor.WAIT_STATUS)).doesNotExist();
+            Files.createFile(release);
 
             Path next = spool.resolve("job00031");
             var again = host.start(request(next, List.of("/bin/sh", "-c", "exit 0")));
             again.ended().get(10, TimeUnit.SECONDS);
+            assertThat(again.pid()).isNotEqualTo(started.pid());
             assertThat(fact(next, Supervisor.EXIT)).isEqualTo("0");
         }
     }
 
     private static boolean isHost(ProcessHandle process) {
-        return process.isAlive()
-                && process.info()
-                        .arguments()
-                        .map(a -> List.of(a).contains("--serve"))
-                        .orElse(false);
+        try {
+            return process.isAlive()
+                    && Files.readString(Path.of("/proc", Long.toString(process.pid()), "cmdline"))
+                            .contains(KnownSupervisor.SERVE);
+        } catch (java.io.IOException e) {
+            return false;
+        }
     }
 }
