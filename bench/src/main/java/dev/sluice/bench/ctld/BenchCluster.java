@@ -94,9 +94,11 @@ public final class BenchCluster implements AutoCloseable {
                                 layout.etc().resolve("slurmdbd.conf"),
                                 layout.portsFile("dbd"),
                                 layout.etc().resolve(ClusterKeys.KEY_FILE),
-                                List.of(
-                                        "--data-dir",
-                                        layout.stateDir().resolve("dbd").toString())));
+                                o.daemons().jdbcUrl() != null
+                                        ? List.of("--jdbc-url", o.daemons().jdbcUrl())
+                                        : List.of(
+                                                "--data-dir",
+                                                layout.stateDir().resolve("dbd").toString())));
                 daemons.add(dbd);
                 int dbdPort = dbd.awaitPorts(layout.portsFile("dbd")).get("port");
                 layout = layout.withPorts(unbound, unbound, dbdPort);

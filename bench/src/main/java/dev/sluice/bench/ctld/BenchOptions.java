@@ -33,9 +33,17 @@ public record BenchOptions(
      * @param stateDir where the cluster's files go; null: a temporary directory, removed at the end
      * @param keep whether the state directory stays afterwards
      * @param jfr where a JFR recording of sluice-ctld over the measured rounds goes; null: none
+     * @param jdbcUrl sluice-dbd's database (MariaDB, as a site runs it); null: its embedded H2
+     * @param dbPid the database server's process, whose CPU per job is shown too; 0: none
      */
     public record Daemons(
-            List<String> ctldJavaOptions, List<String> dbdJavaOptions, Path stateDir, boolean keep, Path jfr) {
+            List<String> ctldJavaOptions,
+            List<String> dbdJavaOptions,
+            Path stateDir,
+            boolean keep,
+            Path jfr,
+            String jdbcUrl,
+            long dbPid) {
         public Daemons {
             ctldJavaOptions = List.copyOf(ctldJavaOptions);
             dbdJavaOptions = List.copyOf(dbdJavaOptions);
@@ -44,7 +52,8 @@ public record BenchOptions(
 
     static final String USAGE = "usage: bench-ctld [--nodes 50] [--cpus 64] [--jobs 20000] [--warmup 10000]"
             + " [--rounds 1] [--in-flight 64] [--array] [--no-accounting] [--min-job-age 10] [--timeout 600]"
-            + " [--ctld-java-option OPT]... [--dbd-java-option OPT]... [--state-dir DIR] [--keep] [--jfr FILE]";
+            + " [--ctld-java-option OPT]... [--dbd-java-option OPT]... [--state-dir DIR] [--keep] [--jfr FILE]"
+            + " [--jdbc-url URL [--db-pid PID]]";
 
     public static BenchOptions parse(String[] args) {
         int nodes = 50;
@@ -62,6 +71,8 @@ public record BenchOptions(
         Path stateDir = null;
         Path jfr = null;
         boolean keep = false;
+        String jdbcUrl = null;
+        long dbPid = 0;
         BenchArgs a = new BenchArgs(
                 args,
                 Set.of("--array", "--no-accounting", "--keep"),
@@ -77,7 +88,9 @@ public record BenchOptions(
                         "--ctld-java-option",
                         "--dbd-java-option",
                         "--state-dir",
-                        "--jfr"));
+                        "--jfr",
+                        "--jdbc-url",
+                        "--db-pid"));
         while (a.next()) {
             switch (a.option()) {
                 case "--array" -> array = true;
@@ -95,7 +108,13 @@ public record BenchOptions(
                 case "--dbd-java-option" -> dbdJavaOptions.add(a.value());
                 case "--jfr" -> jfr = a.path();
                 case "--state-dir" -> stateDir = a.path();
+                case "--jdbc-url" -> jdbcUrl = a.value();
+                case "--db-pid" -> dbPid = a.count(1);
             }
+        }
+        if (dbPid > 0 && (jdbcUrl == null || !accounting)) {
+            // The embedded database runs inside sluice-dbd, whose CPU is shown already.
+            throw new IllegalArgumentException("--db-pid needs --jdbc-url, with accounting");
         }
         return new BenchOptions(
                 new Shape(nodes, cpus),
@@ -107,6 +126,6 @@ public record BenchOptions(
                 accounting,
                 minJobAge,
                 Duration.ofSeconds(timeout),
-                new Daemons(javaOptions, dbdJavaOptions, stateDir, keep, jfr));
+                new Daemons(javaOptions, dbdJavaOptions, stateDir, keep, jfr, jdbcUrl, dbPid));
     }
 }

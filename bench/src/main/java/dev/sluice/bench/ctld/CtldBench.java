@@ -40,6 +40,8 @@ public final class CtldBench {
      * @param accountedSeconds until, besides, sluice-dbd had acknowledged every accounting record
      *     of the round (the controller's outbox empty, sdiag's DBD Agent queue size 0); negative
      *     without accounting
+     * @param dbServerCpuMs the database server's CPU over the round ({@code --db-pid}); negative
+     *     when not measured
      */
     public record Round(
             int jobs,
@@ -48,6 +50,7 @@ public final class CtldBench {
             double ctldCpuMs,
             double dbdCpuMs,
             double benchCpuMs,
+            double dbServerCpuMs,
             long failed) {
         public double jobsPerSecond() {
             return jobs / seconds;
@@ -121,6 +124,13 @@ public final class CtldBench {
                 r.benchCpuMs() / r.jobs(),
                 ChildDaemon.loadAverage(),
                 r.failed() > 0 ? "  (" + r.failed() + " FAILED)" : "");
+        if (r.dbServerCpuMs() >= 0) {
+            out.printf(
+                    Locale.ROOT,
+                    "%-8s the database server besides: %.3f CPU ms/job%n",
+                    "",
+                    r.dbServerCpuMs() / r.jobs());
+        }
     }
 
     /**
@@ -135,6 +145,8 @@ public final class CtldBench {
         double ctld0 = ctld.cpuMillis();
         double dbd0 = dbd != null ? dbd.cpuMillis() : 0;
         double bench0 = ChildDaemon.selfCpuMillis();
+        long dbPid = dbd != null ? o.daemons().dbPid() : 0;
+        double db0 = dbPid > 0 ? ChildDaemon.cpuMillisOf(dbPid) : 0;
         long start = System.nanoTime();
         submit(o, jobs, socket);
         long deadline = start + o.timeout().toNanos();
@@ -153,6 +165,7 @@ public final class CtldBench {
         double benchMs = ChildDaemon.selfCpuMillis() - bench0;
         // sluice-dbd takes the records after the jobs end: its CPU counts until it is idle.
         double dbdMs = dbd != null ? dbd.cpuMillisWhenIdle() - dbd0 : -1;
+        double dbMs = dbPid > 0 ? ChildDaemon.cpuMillisOf(dbPid) - db0 : -1;
         return new Round(
                 jobs,
                 (end - start) / 1e9,
@@ -160,6 +173,7 @@ public final class CtldBench {
                 ctldMs,
                 dbdMs,
                 benchMs,
+                dbMs,
                 nodes.failedReports() - failedBefore);
     }
 

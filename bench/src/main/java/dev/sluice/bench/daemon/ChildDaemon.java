@@ -114,6 +114,11 @@ public final class ChildDaemon {
         return cpuMillis(ProcessHandle.current());
     }
 
+    /** User plus system CPU of another process of this machine (a database server). */
+    public static double cpuMillisOf(long pid) throws IOException {
+        return cpuMillis(ProcessHandle.of(pid).orElseThrow(() -> new IOException("no process " + pid)));
+    }
+
     private static double cpuMillis(ProcessHandle p) throws IOException {
         return p.info()
                         .totalCpuDuration()
