@@ -158,7 +158,12 @@ public final class TaskSet {
 
     @Override
     public int hashCode() {
-        return from == 0 ? bits.hashCode() : own().hashCode();
+        // Over the ids themselves, as equals compares them: no copy of shared bits.
+        int h = 1;
+        for (int i = first(); i >= 0; i = bits.nextSetBit(i + 1)) {
+            h = 31 * h + i;
+        }
+        return h;
     }
 
     @Override
