@@ -65,24 +65,33 @@ public final class BatchEnds {
      *
      * @return the nodes whose Prolog the end waits for, in the answer; empty once it was taken
      */
-    public static ControlResult<Set<String>> reported(
-            ClusterView state,
-            String nodeName,
-            int jobId,
-            int restartCount,
-            int exitStatus,
-            JobState endState,
-            NodeScripts scripts,
-            String slurmUser,
-            long now) {
-        Set<String> awaited = prologsAwaited(state, nodeName, jobId, restartCount, scripts);
+    public static ControlResult<Set<String>> reported(ClusterView state, Report r, String slurmUser, long now) {
+        Set<String> awaited = prologsAwaited(state, r.node(), r.jobId(), r.restartCount(), r.scripts());
         if (!awaited.isEmpty()) {
-            return new ControlResult<>(List.of(), List.of(new SoftChange.BatchEndWaits(jobId)), List.of(), awaited);
+            return new ControlResult<>(List.of(), List.of(new SoftChange.BatchEndWaits(r.jobId())), List.of(), awaited);
         }
-        ControlResult<Void> taken =
-                complete(state, nodeName, jobId, restartCount, exitStatus, endState, scripts, slurmUser, now);
+        ControlResult<Void> taken = complete(
+                state,
+                r.node(),
+                r.jobId(),
+                r.restartCount(),
+                r.exitStatus(),
+                r.endState(),
+                r.scripts(),
+                slurmUser,
+                now);
         return new ControlResult<>(taken.records(), taken.softChanges(), taken.effects(), Set.of());
     }
+
+    /**
+     * A batch host's report of a script's end.
+     *
+     * @param restartCount the run it is about, -1 if unknown
+     * @param endState how the script ended when the node decided it (a timeout, a cancel); null:
+     *     by its exit status
+     */
+    public record Report(
+            String node, int jobId, int restartCount, int exitStatus, JobState endState, NodeScripts scripts) {}
 
     /** The other nodes of this run whose allocation Prolog is not reported done yet. */
     private static Set<String> prologsAwaited(

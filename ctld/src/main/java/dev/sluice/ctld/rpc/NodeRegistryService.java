@@ -257,12 +257,13 @@ public final class NodeRegistryService implements BindableService {
         return (state, now) -> {
             var result = BatchEnds.reported(
                     state,
-                    request.getNodeName(),
-                    (int) request.getJobId(),
-                    request.getRestartCount(),
-                    request.getExitStatus(),
-                    endState,
-                    scripts,
+                    new BatchEnds.Report(
+                            request.getNodeName(),
+                            (int) request.getJobId(),
+                            request.getRestartCount(),
+                            request.getExitStatus(),
+                            endState,
+                            scripts),
                     nodes.slurmUser(),
                     now);
             if (log.isDebugEnabled()

@@ -149,7 +149,8 @@ class TestAllocationProlog {
     }
 
     private ControlResult<java.util.Set<String>> batchEnd(ClusterState state, String node, long now) {
-        return BatchEnds.reported(state, node, 2, 0, 0, JobState.COMPLETED, BatchEnds.NodeScripts.OK, "slurm", now);
+        return BatchEnds.reported(
+                state, new BatchEnds.Report(node, 2, 0, 0, JobState.COMPLETED, BatchEnds.NodeScripts.OK), "slurm", now);
     }
 
     @Test
