@@ -26,6 +26,10 @@ record BatchCommand(
         Map<String, String> environment,
         Map<String, String> gresEnvironment) {
 
+    /**
+     * @param groups the user's groups ({@link UserGroups}), given to the job's process under the
+     *     Perl supervisor; empty: unknown, that process looks them up in the group file itself
+     */
     static BatchCommand of(
             BatchJob job,
             String nodeName,
@@ -35,6 +39,7 @@ record BatchCommand(
             Path workDir,
             UserEnvironment userEnvironment,
             Path environmentFile,
+            List<Integer> groups,
             boolean direct) {
         BatchJob.Owner owner = job.owner();
         int uid = owner.uid();
@@ -57,6 +62,7 @@ record BatchCommand(
                     Integer.toString(owner.gid()),
                     owner.userName(),
                     environmentFile.toString(),
+                    String.join(",", groups.stream().map(String::valueOf).toList()),
                     "--io",
                     workDir.toString(),
                     out,

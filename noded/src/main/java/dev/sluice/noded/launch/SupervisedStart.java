@@ -67,7 +67,16 @@ record SupervisedStart(
         UserEnvironment userEnv = supervisor.userEnvironment();
         Path envFile = spool.jobDir(jobId).resolve(JobSpool.ENVIRONMENT);
         BatchCommand built = BatchCommand.of(
-                job, nodeName, daemonUid, cpuBinding, script, Path.of(workDir), userEnv, envFile, supervisor.exact());
+                job,
+                nodeName,
+                daemonUid,
+                cpuBinding,
+                script,
+                Path.of(workDir),
+                userEnv,
+                envFile,
+                groups(job.owner()),
+                supervisor.exact());
         List<String> dropped = userEnv.dropped(built.environment());
         if (!dropped.isEmpty()) {
             log.warn("job {}: without {} the variables {} cannot reach the job", jobId, Supervisor.PERL, dropped);
@@ -89,6 +98,22 @@ record SupervisedStart(
             return new Request(supervisor.arguments(jobDir, options, command), List.of());
         }
         return new Request(supervisor.arguments(jobDir, built.options(), command), cgroups);
+    }
+
+    /**
+     * The groups the job gets, looked up here once the daemon can (the job's process, already
+     * forked, would otherwise walk the group file): only needed to become another user.
+     */
+    private List<Integer> groups(BatchJob.Owner owner) {
+        if (!supervisor.exact() || daemonUid != 0 || owner.uid() == 0) {
+            return List.of();
+        }
+        try {
+            return UserGroups.of(owner.userName(), owner.gid());
+        } catch (IOException e) {
+            log.warn("job of {}: {}; its groups are read from the group file", owner.userName(), e.getMessage());
+            return List.of();
+        }
     }
 
     private void writeJobScript(

@@ -2,7 +2,7 @@
 # Two ways to run it; both carry out a job's life the same way (begin ... finish below):
 #   perl -t sluice-supervise.pl --serve [SETSID:EXIT_GROUP [TOKEN]]
 #     the supervisor host, one per node daemon: the parent of every job the daemon starts;
-#   perl -t sluice-supervise.pl JOBDIR SETSID:EXIT_GROUP [--cgroup N DIR...] [--user UID GID NAME ENVFILE]
+#   perl -t sluice-supervise.pl JOBDIR SETSID:EXIT_GROUP [--cgroup N DIR...] [--user UID GID NAME ENVFILE GROUPS]
 #        [--io WORKDIR OUT ERR IN NODE APPEND] -- COMMAND...
 #     one job's supervisor, started alone (where no host runs, and in tests).
 # A job's life: the node's Prolog once (prolog.done), then the job's process, whose pid is recorded
@@ -15,7 +15,8 @@
 # the host each of a job's processes joins them before it does anything else, and a job's process
 # that cannot ends the job with no status, as a supervisor that could not did.
 # The job's process, before it becomes COMMAND with one exec: its own session; the user's identity
-# (--user: groups, gid, uid, real, effective and saved); the job's environment, read from ENVFILE as
+# (--user: groups, GROUPS comma-separated as the daemon's getgrouplist(3) found them, or those of the
+# group file when empty; gid, uid, real, effective and saved); the job's environment, read from ENVFILE as
 # the user; the user's umask (SLURM_UMASK); the working directory, or /tmp; its standard files,
 # opened as the user (--io: truncated unless APPEND is 1, then opened for appending; failing that,
 # the job ends by signal 53, Slurm's JobLaunchFailure); SIGINT, SIGQUIT and SIGPIPE at their defaults.
@@ -132,7 +133,7 @@ sub parse {
     while (@rest && $rest[0] ne '--') {
         my $opt = shift @rest;
         if ($opt eq '--cgroup') { my $n = shift @rest; $job{cgroups} = [splice(@rest, 0, $n)]; }
-        elsif ($opt eq '--user') { $job{user} = [splice(@rest, 0, 4)]; }
+        elsif ($opt eq '--user') { $job{user} = [splice(@rest, 0, 5)]; }
         elsif ($opt eq '--io') { $job{io} = [splice(@rest, 0, 6)]; }
         else { return undef; }
     }
@@ -323,13 +324,18 @@ sub job {
     my @command = @{$job->{command}};
     session();
     if (@{$job->{user}}) {
-        my ($uid, $gid, $name, $envfile) = @{$job->{user}};
+        my ($uid, $gid, $name, $envfile, $given) = @{$job->{user}};
         if ($uid != $<) {
-            my @groups = ($gid);
-            while (my @g = getgrent) {
-                push @groups, $g[2] if $g[2] != $gid && grep { $_ eq $name } split(' ', $g[3]);
+            # The daemon's getgrouplist(3), directory groups included; the group file only
+            # where it could not ask.
+            my @groups = split(/,/, $given);
+            if (!@groups) {
+                @groups = ($gid);
+                while (my @g = getgrent) {
+                    push @groups, $g[2] if $g[2] != $gid && grep { $_ eq $name } split(' ', $g[3]);
+                }
+                endgrent();
             }
-            endgrent();
             $) = join(' ', $gid, @groups);
             $( = $gid;
             ($<, $>) = ($uid, $uid);

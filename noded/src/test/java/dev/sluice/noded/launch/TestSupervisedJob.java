@@ -50,6 +50,19 @@ class TestSupervisedJob {
     /** Runs {@code script} (a file) under the supervisor with {@code --user} and {@code --io}; its wait status. */
     private int run(Supervisor supervisor, int uid, Map<String, String> env, String workDir, String out, String script)
             throws Exception {
+        return run(supervisor, uid, "", env, workDir, out, script);
+    }
+
+    /** @param groups the daemon's groups for the user, comma-separated; empty: the group file's */
+    private int run(
+            Supervisor supervisor,
+            int uid,
+            String groups,
+            Map<String, String> env,
+            String workDir,
+            String out,
+            String script)
+            throws Exception {
         Path dir = Files.createDirectories(spool.resolve("job00001"));
         Path envFile = dir.resolve("environment");
         Files.write(envFile, new UserEnvironment(true).encode(env));
@@ -62,8 +75,8 @@ class TestSupervisedJob {
                     envFile,
                     envFile.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("sluiceuser1"));
         }
-        List<String> options = new ArrayList<>(
-                List.of("--user", Integer.toString(uid), Integer.toString(uid), "sluiceuser1", envFile.toString()));
+        List<String> options = new ArrayList<>(List.of(
+                "--user", Integer.toString(uid), Integer.toString(uid), "sluiceuser1", envFile.toString(), groups));
         options.addAll(List.of("--io", workDir, out, out, "/dev/null", "n1", "0"));
         new ProcessBuilder(supervisor.command(dir, options, List.of(program.toString())))
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
@@ -144,6 +157,30 @@ class TestSupervisedJob {
         assertThat(lines.get(2)).doesNotContain(" 0").isNotEqualTo("0");
         assertThat(lines).as("a file only root may read").doesNotContain("root's");
         assertThat(Files.getOwner(out).getName()).isEqualTo("sluiceuser1");
+    }
+
+    /**
+     * The groups the daemon found (getgrouplist, directory groups included) are the job's, not
+     * the group file's: 100 here is a group the file does not list sluiceuser1 in.
+     */
+    @Test
+    void theJobGetsTheGroupsTheDaemonFound() throws Exception {
+        Supervisor supervisor = supervisor();
+        assumeTrue(rootWithTestUser(), "needs root and sluiceuser1");
+        Path work = Files.createDirectories(spool.resolve("work"));
+        Files.setOwner(
+                work, work.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("sluiceuser1"));
+        Path out = work.resolve("out");
+        int status = run(
+                supervisor,
+                USER,
+                USER + ",100",
+                Map.of("PATH", "/usr/bin:/bin"),
+                work.toString(),
+                out.toString(),
+                "id -G");
+        assertThat(status).isZero();
+        assertThat(Files.readAllLines(out).get(0).split(" ")).containsExactly(Integer.toString(USER), "100");
     }
 
     /** An output file the user may not write (root's directory) is not opened with root's rights. */

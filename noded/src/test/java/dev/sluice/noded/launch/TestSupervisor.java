@@ -289,7 +289,9 @@ class TestSupervisor {
                             perl
                                     ? Supervisor.install(spool, true)
                                             .command(
-                                                    dir, List.of("--user", uid(), uid(), "nobody", file.toString()), sh)
+                                                    dir,
+                                                    List.of("--user", uid(), uid(), "nobody", file.toString(), ""),
+                                                    sh)
                                     : Supervisor.install(spool, false).command(dir, userEnv.loading(file, sh)))
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                     .redirectErrorStream(true)

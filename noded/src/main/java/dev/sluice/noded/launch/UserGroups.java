@@ -1,0 +1,59 @@
+package dev.sluice.noded.launch;
+
+import com.sun.jna.Library;
+import com.sun.jna.Native;
+import com.sun.jna.ptr.IntByReference;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A user's groups as the system's name service knows them, by getgrouplist(3): what initgroups,
+ * {@code setpriv --init-groups} and slurmstepd give a job. Walking the group file instead
+ * (getgrent) misses every group a directory service holds without enumerating it, which is
+ * sssd's default: a job would lose its LDAP project groups.
+ */
+final class UserGroups {
+    /** libc's getgrouplist, by name. */
+    interface LibC extends Library {
+        int getgrouplist(String user, int group, int[] groups, IntByReference ngroups);
+    }
+
+    private static volatile LibC libc;
+
+    private UserGroups() {}
+
+    private static LibC libc() throws IOException {
+        if (libc == null) {
+            try {
+                libc = Native.load("c", LibC.class);
+            } catch (UnsatisfiedLinkError | RuntimeException e) {
+                throw new IOException("cannot load libc for getgrouplist: " + e.getMessage(), e);
+            }
+        }
+        return libc;
+    }
+
+    /** {@code user}'s groups, {@code gid} first and once. */
+    static List<Integer> of(String user, int gid) throws IOException {
+        LibC c = libc();
+        int[] groups = new int[64];
+        IntByReference n = new IntByReference(groups.length);
+        if (c.getgrouplist(user, gid, groups, n) < 0) {
+            // Too small: n now says how many there are (a user in thousands of groups exists).
+            groups = new int[n.getValue()];
+            n.setValue(groups.length);
+            if (c.getgrouplist(user, gid, groups, n) < 0) {
+                throw new IOException("getgrouplist(" + user + ") failed");
+            }
+        }
+        List<Integer> out = new ArrayList<>(n.getValue());
+        out.add(gid);
+        for (int i = 0; i < n.getValue(); i++) {
+            if (groups[i] != gid && !out.contains(groups[i])) {
+                out.add(groups[i]);
+            }
+        }
+        return out;
+    }
+}
