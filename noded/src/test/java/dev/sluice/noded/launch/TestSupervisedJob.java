@@ -131,15 +131,21 @@ class TestSupervisedJob {
         assertThat(ran).doesNotExist();
     }
 
-    /** As root for another user: every id is the user's, saved ones included, and files are opened as the user. */
-    @Test
-    void theJobIsTheUserThroughAndThrough() throws Exception {
-        Supervisor supervisor = supervisor();
+    /** A working directory of sluiceuser1's, for tests that run as root for that user. */
+    private Path userWorkDir() throws Exception {
         assumeTrue(rootWithTestUser(), "needs root and sluiceuser1");
         Path work = Files.createDirectories(spool.resolve("work"));
         Files.setOwner(
                 work, work.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("sluiceuser1"));
-        Path out = work.resolve("out");
+        return work;
+    }
+
+    /** As root for another user: every id is the user's, saved ones included, and files are opened as the user. */
+    @Test
+    void theJobIsTheUserThroughAndThrough() throws Exception {
+        Supervisor supervisor = supervisor();
+        Path out = userWorkDir().resolve("out");
+        Path work = out.getParent();
         Path secret = spool.resolve("secret");
         Files.writeString(secret, "root's\n");
         Files.setPosixFilePermissions(secret, PosixFilePermissions.fromString("rw-------"));
@@ -166,11 +172,8 @@ class TestSupervisedJob {
     @Test
     void theJobGetsTheGroupsTheDaemonFound() throws Exception {
         Supervisor supervisor = supervisor();
-        assumeTrue(rootWithTestUser(), "needs root and sluiceuser1");
-        Path work = Files.createDirectories(spool.resolve("work"));
-        Files.setOwner(
-                work, work.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("sluiceuser1"));
-        Path out = work.resolve("out");
+        Path out = userWorkDir().resolve("out");
+        Path work = out.getParent();
         int status = run(
                 supervisor,
                 USER,
