@@ -97,11 +97,7 @@ public final class BatchEnds {
     private static Set<String> prologsAwaited(
             ClusterView state, String nodeName, int jobId, int restartCount, NodeScripts scripts) {
         Job job = state.job(jobId);
-        if (scripts == NodeScripts.PROLOG_FAILED
-                || job == null
-                || !job.isRunning()
-                || !job.allocation().batchHost().equals(nodeName)
-                || (restartCount >= 0 && restartCount != job.run().restartCount())) {
+        if (scripts == NodeScripts.PROLOG_FAILED || !runsOn(job, nodeName, restartCount)) {
             return Set.of();
         }
         Set<String> others = new TreeSet<>(state.prologRunsOn(job));
@@ -138,10 +134,7 @@ public final class BatchEnds {
             return new ControlResult<>(
                     records, List.of(new SoftChange.JobCompleting(jobId, nodeName, false)), List.of(), null);
         }
-        if (job == null || !job.isRunning() || !job.allocation().batchHost().equals(nodeName)) {
-            return ControlResult.answer(null);
-        }
-        if (restartCount >= 0 && restartCount != job.run().restartCount()) {
+        if (!runsOn(job, nodeName, restartCount)) {
             return ControlResult.answer(null);
         }
         List<StateRecord> records = new ArrayList<>();
@@ -159,5 +152,13 @@ public final class BatchEnds {
                     new StateRecord.NodeStateChanged(nodeName, NodeTransition.DRAIN, "Epilog error", slurmUser, now));
         }
         return ControlResult.of(records, ended.effects(), null);
+    }
+
+    /** Whether the report is about the job's current run, from its batch host (-1: any run). */
+    private static boolean runsOn(Job job, String batchHost, int restartCount) {
+        return job != null
+                && job.isRunning()
+                && job.allocation().batchHost().equals(batchHost)
+                && (restartCount < 0 || restartCount == job.run().restartCount());
     }
 }

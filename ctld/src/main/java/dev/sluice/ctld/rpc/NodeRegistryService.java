@@ -60,13 +60,13 @@ import org.slf4j.LoggerFactory;
 public final class NodeRegistryService implements BindableService {
     private static final Logger log = LoggerFactory.getLogger(NodeRegistryService.class);
 
-    /** The IP address the current call came from; absent on transports without one. */
     /**
      * How soon a node sends again an end that waits for another node's Prolog: the job's end
      * is late by at most this much once the last Prolog is done.
      */
     static final int PROLOG_RETRY_MS = 100;
 
+    /** The IP address the current call came from; absent on transports without one. */
     private static final Context.Key<String> PEER = Context.key("sluice-registration-peer");
 
     private final ControllerLoop loop;

@@ -98,8 +98,8 @@ public record ClusterImage(long sequence, int nextJobId, Tables tables, QueueFac
             completing = Set.copyOf(completing);
             derivedExits = Map.copyOf(derivedExits);
             preempting = Set.copyOf(preempting);
-            endsAwaitingProlog = Set.copyOf(endsAwaitingProlog);
             prologWaits = Map.copyOf(prologWaits);
+            endsAwaitingProlog = Set.copyOf(endsAwaitingProlog);
         }
     }
 
@@ -229,8 +229,8 @@ public record ClusterImage(long sequence, int nextJobId, Tables tables, QueueFac
      * node, or its script ended and the end waits for other nodes' allocation Prologs.
      */
     public boolean isCompleting(Job job) {
-        return runs.completing().contains(job.id())
-                || (runs.endsAwaitingProlog().contains(job.id()) && waitsForProlog(job));
+        // Only runs that still wait are in endsAwaitingProlog (PrologWaits.endsReported).
+        return runs.completing().contains(job.id()) || runs.endsAwaitingProlog().contains(job.id());
     }
 
     /** An image that holds one job and nothing else (to describe that job on its own). */
