@@ -22,8 +22,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Perl supervisor run once per daemon in its serving mode ({@code sluice-supervise.pl --serve
- * SETSID:EXIT_GROUP TOKEN}): the parent of every job this daemon starts, which carries out each
+ * The supervisor run once per daemon in its serving mode ({@code sluice-supervise-host --serve
+ * SETSID:EXIT_GROUP TOKEN}, or {@code sluice-supervise.pl --serve ...}): the parent of every job this daemon starts, which carries out each
  * job's life (Prolog, the job, its exact wait status, Epilog) as a lone supervisor would, so a job
  * costs one fork there and the job's own exec, with no process of its own beside the job. The
  * host leads a session of its own and outlives this daemon: when the daemon stops, the host reads
@@ -77,10 +77,25 @@ final class SupervisorHost implements AutoCloseable {
      */
     synchronized Started start(List<String> arguments) throws IOException {
         byte[] request = encode(arguments);
-        if (link == null || !link.host.isAlive()) {
+        // A host whose end its reader has seen may still look alive to Process.isAlive (the JVM
+        // reaps it later): a request sent there would wait for an answer nobody gives.
+        if (link == null || link.ended() || !link.host.isAlive()) {
             link = Link.open(command);
         }
-        return link.start(request);
+        try {
+            return link.start(request);
+        } catch (Gone e) {
+            // It ended before this request was sent: the job is started by the next host.
+            link = Link.open(command);
+            return link.start(request);
+        }
+    }
+
+    /** The host had ended before the request was sent: nothing of it was started. */
+    private static final class Gone extends IOException {
+        Gone() {
+            super("the supervisor host ended");
+        }
     }
 
     /** Length, newline, then each argument ended by a NUL: what the host reads. */
@@ -109,6 +124,8 @@ final class SupervisorHost implements AutoCloseable {
         // Answers come in request order; a request waits here for its "S KEY" or "F".
         private final Deque<CompletableFuture<Started>> waiting = new ArrayDeque<>();
         private final Map<Long, CompletableFuture<Void>> ends = new ConcurrentHashMap<>();
+        // Set, under waiting's lock, once the reader has seen the host's end.
+        private boolean gone;
 
         private Link(Process host) {
             this.host = host;
@@ -124,13 +141,16 @@ final class SupervisorHost implements AutoCloseable {
             pb.redirectError(ProcessBuilder.Redirect.DISCARD);
             Link link = new Link(ForkLock.start(pb));
             Thread.ofPlatform().daemon(true).name("noded-supervisor-host").start(link::read);
-            log.info("supervisor host started: pid {}", link.host.pid());
+            log.info("supervisor host started: pid {}, {}", link.host.pid(), command.getFirst());
             return link;
         }
 
         Started start(byte[] request) throws IOException {
             CompletableFuture<Started> answer = new CompletableFuture<>();
             synchronized (waiting) {
+                if (gone) {
+                    throw new Gone();
+                }
                 waiting.add(answer);
             }
             try {
@@ -198,6 +218,7 @@ final class SupervisorHost implements AutoCloseable {
         private void gone() {
             List<CompletableFuture<Started>> unanswered;
             synchronized (waiting) {
+                gone = true;
                 unanswered = new ArrayList<>(waiting);
                 waiting.clear();
             }
@@ -208,6 +229,12 @@ final class SupervisorHost implements AutoCloseable {
             for (var e : new ArrayList<>(ends.entrySet())) {
                 ends.remove(e.getKey());
                 ENDS.execute(() -> e.getValue().complete(null));
+            }
+        }
+
+        boolean ended() {
+            synchronized (waiting) {
+                return gone;
             }
         }
 
