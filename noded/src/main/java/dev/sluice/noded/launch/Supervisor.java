@@ -28,7 +28,9 @@ import org.slf4j.LoggerFactory;
  * process, before its one exec, what a chain of programs did before (setsid, setpriv, the
  * environment loader, the shell that entered the working directory and opened the output
  * files): a trivial job costs one fork there and its own exec, with no process of its own
- * beside the job. The same program also supervises one job alone. A shell's {@code $?} cannot
+ * beside the job. The same program also supervises one job alone. The host itself is, where it
+ * runs, {@code sluice-supervise-host}, the same host in C ({@link HostProgram}): a fork of it and
+ * what its child does before the exec cost less CPU than Perl's. A shell's {@code $?} cannot
  * tell a job killed by signal N from one that exits with 128 + N, and a shell cannot fork a
  * process and leave it unreaped (dash, after any builtin, reaps whatever child has ended once a
  * SIGCHLD has come; bash reaps in its SIGCHLD handler), so no shell can be the job's parent.
@@ -62,6 +64,7 @@ public final class Supervisor {
 
     private static final String FILE = "sluice-supervise.sh";
     private static final String PERL_FILE = "sluice-supervise.pl";
+    private static final String HOST_FILE = "sluice-supervise-host";
 
     static final String PERL = "/usr/bin/perl";
 
@@ -107,10 +110,12 @@ public final class Supervisor {
 
     private final Path program;
     private final boolean exact;
+    private final Optional<Path> cHost;
 
-    private Supervisor(Path program, boolean exact) {
+    private Supervisor(Path program, boolean exact, Optional<Path> cHost) {
         this.program = program;
         this.exact = exact;
+        this.cHost = cHost;
     }
 
     /** How jobs started under this supervisor get their environment: with Perl where it runs. */
@@ -120,7 +125,9 @@ public final class Supervisor {
 
     /**
      * Writes the supervisor program and its job runner into the spool (root-owned, not writable
-     * by jobs). The exact wait status needs {@code /usr/bin/perl}, tried once here.
+     * by jobs). The exact wait status needs {@code /usr/bin/perl}, tried once here. The host is
+     * the C program where this jar holds one that runs here, unless {@code
+     * SLUICE_SUPERVISOR_HOST=perl} asks for Perl's.
      */
     public static Supervisor install(Path spoolRoot) throws IOException {
         boolean exact = perlRuns();
@@ -130,13 +137,18 @@ public final class Supervisor {
                             + " signal N is told from one that exits 128+N only when this daemon sent the signal)",
                     PERL);
         }
-        return install(spoolRoot, exact);
+        return install(spoolRoot, exact, HostProgram.of(System.getenv("SLUICE_SUPERVISOR_HOST")));
     }
 
     /** {@link #install(Path)} with the choice made: with the runner, or the shell's $? alone. */
     static Supervisor install(Path spoolRoot, boolean exact) throws IOException {
+        return install(spoolRoot, exact, HostProgram.C);
+    }
+
+    /** {@link #install(Path)} with both choices made: {@code host} counts only where {@code exact}. */
+    static Supervisor install(Path spoolRoot, boolean exact, HostProgram host) throws IOException {
         if (!exact) {
-            return new Supervisor(write(spoolRoot.resolve(FILE), SCRIPT, "rwxr-xr-x"), false);
+            return new Supervisor(write(spoolRoot.resolve(FILE), SCRIPT, "rwxr-xr-x"), false, Optional.empty());
         }
         String text;
         try (var in = Supervisor.class.getResourceAsStream(PERL_FILE)) {
@@ -146,7 +158,45 @@ public final class Supervisor {
             text = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
         }
         // Read by perl as this daemon's user alone: owner-only, as every file of the daemon's.
-        return new Supervisor(write(spoolRoot.resolve(PERL_FILE), text, "rw-------"), true);
+        Path perl = write(spoolRoot.resolve(PERL_FILE), text, "rw-------");
+        return new Supervisor(perl, true, host == HostProgram.C ? cHost(spoolRoot) : Optional.empty());
+    }
+
+    /**
+     * Which program is the supervisor host: the C one (src/main/c, built into this jar where the
+     * build found a C compiler), where it is here and runs, else the Perl one; both do the same
+     * (TestSupervisorHost runs its tests on each), the C one at less CPU per job.
+     */
+    enum HostProgram {
+        C,
+        PERL;
+
+        /** {@code SLUICE_SUPERVISOR_HOST}'s value: "perl" for Perl's, anything else for the C one. */
+        static HostProgram of(String setting) {
+            return "perl".equalsIgnoreCase(setting == null ? "" : setting.strip()) ? PERL : C;
+        }
+    }
+
+    /** The C host written into the spool, where this jar holds one and it runs here. */
+    private static Optional<Path> cHost(Path spoolRoot) throws IOException {
+        byte[] binary;
+        try (var in = Supervisor.class.getResourceAsStream(HOST_FILE)) {
+            if (in == null) {
+                return Optional.empty();
+            }
+            binary = in.readAllBytes();
+        }
+        Path file = write(spoolRoot.resolve(HOST_FILE), binary, "rwx------");
+        if (!runs(List.of(file.toString(), KnownSupervisor.SERVE, "0:0"))) {
+            log.warn("{} does not run here: the supervisor host is {}", file, PERL_FILE);
+            return Optional.empty();
+        }
+        return Optional.of(file);
+    }
+
+    /** Whether the supervisor host is the C program ({@link HostProgram}). */
+    boolean hostInC() {
+        return cHost.isPresent();
     }
 
     /** Whether jobs started under this supervisor get their exact wait status (Perl runs here). */
@@ -154,10 +204,19 @@ public final class Supervisor {
         return exact;
     }
 
-    /** Written then renamed: a supervisor still running keeps the program it started with. */
     private static Path write(Path file, String text, String mode) throws IOException {
+        return write(file, text.getBytes(java.nio.charset.StandardCharsets.UTF_8), mode);
+    }
+
+    /**
+     * Written then renamed: a supervisor still running keeps the program it started with. Under
+     * the {@link ForkLock}: the C host is executed at once, and a process started meanwhile would
+     * hold it open for writing (ETXTBSY).
+     */
+    private static Path write(Path file, byte[] bytes, String mode) throws IOException {
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(tmp, text);
+        Files.deleteIfExists(tmp);
+        ForkLock.write(tmp, bytes);
         Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString(mode));
         Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         return file;
@@ -173,8 +232,13 @@ public final class Supervisor {
     }
 
     private static boolean askPerl() {
+        return runs(List.of(PERL, "-t", "-e", "exit 0"));
+    }
+
+    /** Whether {@code command} exits 0, with /dev/null for input, within 10 s. */
+    private static boolean runs(List<String> command) {
         try {
-            Process p = ForkLock.start(new ProcessBuilder(PERL, "-t", "-e", "exit 0")
+            Process p = ForkLock.start(new ProcessBuilder(command)
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD));
@@ -285,14 +349,15 @@ public final class Supervisor {
 
     /**
      * The host that is the parent of every job this daemon starts, where Perl runs (the shell
-     * supervisor is started alone, per job).
+     * supervisor is started alone, per job): the C program where it runs, else the Perl one.
      */
     Optional<SupervisorHost> host() {
         if (!exact) {
             return Optional.empty();
         }
-        List<String> command = new ArrayList<>(program());
-        command.addAll(List.of("--serve", SETSID + ":" + EXIT_GROUP));
+        List<String> command =
+                new ArrayList<>(cHost.map(p -> List.of(p.toString())).orElseGet(this::program));
+        command.addAll(List.of(KnownSupervisor.SERVE, SETSID + ":" + EXIT_GROUP));
         return Optional.of(new SupervisorHost(command));
     }
 

@@ -28,7 +28,7 @@ public final class ForkLock {
     }
 
     /** Writes {@code bytes} to a new owner-only {@code file} while no process is being started. */
-    static void write(Path file, byte[] bytes) throws IOException {
+    public static void write(Path file, byte[] bytes) throws IOException {
         LOCK.writeLock().lock();
         try {
             dev.sluice.common.files.OwnerOnly.write(file, bytes);

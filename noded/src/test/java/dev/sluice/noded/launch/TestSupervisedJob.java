@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The Perl supervisor's job process (sluice-supervise.pl's {@code --user} and {@code --io}):
  * what the chain of setsid, setpriv, the environment loader and the user's shell did, done in
- * the job's own process before its one exec.
+ * the job's own process before its one exec. Here by a supervisor alone; the same tests run the
+ * job under the C host in {@link TestSupervisedJobUnderCHost}.
  */
 class TestSupervisedJob {
     private static final int USER = 1001; // sluiceuser1, made by .ci/run
@@ -25,9 +26,20 @@ class TestSupervisedJob {
     @TempDir
     Path spool;
 
-    private Supervisor supervisor() throws Exception {
+    Supervisor supervisor() throws Exception {
         assumeTrue(Supervisor.perlRuns(), "needs /usr/bin/perl");
-        return Supervisor.install(spool, true);
+        return Supervisor.install(spool, true, Supervisor.HostProgram.PERL);
+    }
+
+    /** Supervises {@code command} with {@code options} until its life is over: a supervisor alone here. */
+    void supervise(Supervisor supervisor, Path dir, List<String> options, List<String> command) throws Exception {
+        new ProcessBuilder(supervisor.command(dir, options, command))
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start()
+                .onExit()
+                .get();
     }
 
     private static boolean rootWithTestUser() throws Exception {
@@ -78,13 +90,7 @@ class TestSupervisedJob {
         List<String> options = new ArrayList<>(List.of(
                 "--user", Integer.toString(uid), Integer.toString(uid), "sluiceuser1", envFile.toString(), groups));
         options.addAll(List.of("--io", workDir, out, out, "/dev/null", "n1", "0"));
-        new ProcessBuilder(supervisor.command(dir, options, List.of(program.toString())))
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .start()
-                .onExit()
-                .get();
+        supervise(supervisor, dir, options, List.of(program.toString()));
         return Integer.parseInt(
                 Files.readString(dir.resolve(Supervisor.WAIT_STATUS)).strip());
     }

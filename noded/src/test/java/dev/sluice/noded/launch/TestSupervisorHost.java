@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The supervisor host: the parent of every job, which carries out each job's life, reports its
- * end, outlives its daemon until its last job is over, and is known again by its token.
+ * end, outlives its daemon until its last job is over, and is known again by its token. Here the
+ * C host, as a node daemon runs it; the Perl host in {@link TestSupervisorHostInPerl}.
  */
 class TestSupervisorHost {
     @TempDir
@@ -26,10 +27,17 @@ class TestSupervisorHost {
 
     private Supervisor supervisor;
 
+    Supervisor.HostProgram program() {
+        return Supervisor.HostProgram.C;
+    }
+
     @BeforeEach
-    void perl() throws Exception {
+    void install() throws Exception {
         assumeTrue(Supervisor.perlRuns(), "needs /usr/bin/perl");
-        supervisor = Supervisor.install(spool, true);
+        supervisor = Supervisor.install(spool, true, program());
+        assumeTrue(
+                supervisor.hostInC() == (program() == Supervisor.HostProgram.C),
+                "sluice-noded was built without a C compiler");
     }
 
     private List<String> request(Path dir, List<String> job) throws Exception {
@@ -102,6 +110,48 @@ class TestSupervisorHost {
     private static void script(Path file, String body) throws Exception {
         Files.writeString(file, "#!/bin/sh\n" + body + "\n");
         Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+    }
+
+    /** The job's files, as a batch job's: its standard error is {@code err}. */
+    private List<String> withFiles(Path dir, Path err, List<String> job) throws Exception {
+        Files.createDirectories(dir);
+        List<String> io = List.of("--io", "/tmp", "/dev/null", err.toString(), "/dev/null", "n1", "0");
+        return supervisor.arguments(dir, io, job);
+    }
+
+    /**
+     * An end the daemon asked for before the job's pid was there (end_state, end_notice): the job
+     * dies of SIGTERM before its command runs, with slurmstepd's line in its error file.
+     */
+    @Test
+    void anEndAskedForBeforeTheJobRunsEndsItBySigtermWithTheNotice() throws Exception {
+        Path dir = Files.createDirectories(spool.resolve("job00060"));
+        Path err = spool.resolve("err60");
+        Path ran = spool.resolve("ran60");
+        Files.writeString(dir.resolve("end_state"), "CANCELLED\n");
+        Files.writeString(dir.resolve("end_notice"), "slurmstepd: error: *** JOB 60 CANCELLED ***\n");
+        try (SupervisorHost host = supervisor.host().orElseThrow()) {
+            host.start(withFiles(dir, err, List.of("/bin/sh", "-c", "touch " + ran)))
+                    .ended()
+                    .get(10, TimeUnit.SECONDS);
+        }
+        assertThat(Integer.parseInt(fact(dir, Supervisor.WAIT_STATUS))).isEqualTo(15);
+        assertThat(ran).doesNotExist();
+        assertThat(Files.readString(err)).isEqualTo("slurmstepd: error: *** JOB 60 CANCELLED ***\n");
+        assertThat(dir.resolve("end_notice.claimed")).exists();
+    }
+
+    /** A command that cannot be executed: errno as its exit status, and the reason in its error file. */
+    @Test
+    void aCommandThatCannotRunExitsWithErrnoAndSaysWhy() throws Exception {
+        Path dir = spool.resolve("job00061");
+        Path err = spool.resolve("err61");
+        try (SupervisorHost host = supervisor.host().orElseThrow()) {
+            host.start(withFiles(dir, err, List.of("/no/such/program"))).ended().get(10, TimeUnit.SECONDS);
+        }
+        assertThat(Integer.parseInt(fact(dir, Supervisor.WAIT_STATUS))).isEqualTo(2 << 8);
+        assertThat(Files.readString(err))
+                .isEqualTo("slurmstepd: error: execve(): /no/such/program: No such file or directory\n");
     }
 
     @Test
