@@ -204,8 +204,12 @@ class TestSupervisorHost {
         Path dir = spool.resolve("job00020");
         Path release = spool.resolve("release");
         SupervisorHost host = supervisor.host().orElseThrow();
-        var started = host.start(
-                request(dir, List.of("/bin/sh", "-c", "while [ ! -e " + release + " ] && [ -d " + spool + " ]; do sleep 0.05; done; exit 7")));
+        var started = host.start(request(
+                dir,
+                List.of(
+                        "/bin/sh",
+                        "-c",
+                        "while [ ! -e " + release + " ] && [ -d " + spool + " ]; do sleep 0.05; done; exit 7")));
         await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(dir.resolve(Supervisor.JOB_PID)));
         Optional<String> pid = Optional.of(Long.toString(started.pid()));
         assertThat(KnownSupervisor.of(dir, pid)).isPresent();
@@ -234,7 +238,11 @@ class TestSupervisorHost {
         Path release = spool.resolve("release30");
         try (SupervisorHost host = supervisor.host().orElseThrow()) {
             var started = host.start(request(
-                    dir, List.of("/bin/sh", "-c", "while [ ! -e " + release + " ] && [ -d " + spool + " ]; do sleep 0.05; done; exit 5")));
+                    dir,
+                    List.of(
+                            "/bin/sh",
+                            "-c",
+                            "while [ ! -e " + release + " ] && [ -d " + spool + " ]; do sleep 0.05; done; exit 5")));
             ProcessHandle first = ProcessHandle.of(started.pid()).orElseThrow();
             assertThat(isHost(first)).isTrue();
             await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(dir.resolve(Supervisor.JOB_PID)));
