@@ -1,8 +1,7 @@
 package dev.sluice.common.auth;
 
-import com.sun.jna.Library;
-import com.sun.jna.Native;
 import com.sun.jna.Pointer;
+import dev.sluice.common.os.LibC;
 import java.util.Optional;
 
 /**
@@ -16,23 +15,8 @@ final class LibcUserDb implements UserDb {
     private static final int UID_OFFSET = 2 * 8;
     private static final int GID_OFFSET = UID_OFFSET + 4;
 
-    interface C extends Library {
-        Pointer getpwnam(String name);
-
-        Pointer getpwuid(int uid);
-
-        Pointer getgrgid(int gid);
-    }
-
-    private volatile C libc;
-
-    private C libc() {
-        C c = libc;
-        if (c == null) {
-            c = Native.load("c", C.class);
-            libc = c;
-        }
-        return c;
+    private static LibC.Calls libc() {
+        return LibC.get();
     }
 
     @Override

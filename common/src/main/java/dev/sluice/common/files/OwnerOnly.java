@@ -1,7 +1,5 @@
 package dev.sluice.common.files;
 
-import com.sun.jna.Library;
-import com.sun.jna.Native;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -72,10 +70,6 @@ public final class OwnerOnly {
         Files.write(file, data);
     }
 
-    private interface LibC extends Library {
-        int umask(int mask);
-    }
-
     /**
      * Sets this process's umask to 077 (what a daemon holding users' secrets should run with,
      * whatever its caller's was); false where libc cannot be reached, which only the explicit
@@ -83,7 +77,7 @@ public final class OwnerOnly {
      */
     public static boolean restrictProcessUmask() {
         try {
-            Native.load("c", LibC.class).umask(0077);
+            dev.sluice.common.os.LibC.get().umask(0077);
             return true;
         } catch (LinkageError | RuntimeException e) {
             return false;

@@ -1,8 +1,7 @@
 package dev.sluice.common.systemd;
 
 import com.sun.jna.LastErrorException;
-import com.sun.jna.Library;
-import com.sun.jna.Native;
+import dev.sluice.common.os.LibC;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -69,7 +68,7 @@ public final class SdNotify {
         }
         byte[] address = sockaddrUn(socket);
         byte[] message = state.getBytes(StandardCharsets.UTF_8);
-        LibC libc = LibC.INSTANCE;
+        LibC.Calls libc = LibC.get();
         int fd;
         try {
             fd = libc.socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -101,16 +100,5 @@ public final class SdNotify {
         b.putShort((short) AF_UNIX);
         b.put(name);
         return b.array();
-    }
-
-    /** The three libc calls needed, errno raised as {@link LastErrorException}. */
-    interface LibC extends Library {
-        LibC INSTANCE = Native.load("c", LibC.class);
-
-        int socket(int domain, int type, int protocol) throws LastErrorException;
-
-        long sendto(int fd, byte[] buf, long len, int flags, byte[] addr, int addrlen) throws LastErrorException;
-
-        int close(int fd);
     }
 }

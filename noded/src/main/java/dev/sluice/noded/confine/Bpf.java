@@ -1,9 +1,9 @@
 package dev.sluice.noded.confine;
 
-import com.sun.jna.Library;
 import com.sun.jna.Memory;
 import com.sun.jna.Native;
 import com.sun.jna.Platform;
+import dev.sluice.common.os.LibC;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -27,25 +27,7 @@ final class Bpf {
     private static final int O_DIRECTORY = 0200000;
     private static final int O_CLOEXEC = 02000000;
 
-    /** libc, by name. */
-    interface LibC extends Library {
-        long syscall(long number, Object... args);
-
-        int open(String path, int flags);
-
-        int close(int fd);
-    }
-
-    private static volatile LibC libc;
-
     private Bpf() {}
-
-    private static LibC libc() {
-        if (libc == null) {
-            libc = Native.load("c", LibC.class);
-        }
-        return libc;
-    }
 
     /** bpf(2)'s number: 321 on x86_64, 280 on aarch64 (the generic table). */
     static long syscallNumber() throws IOException {
@@ -64,7 +46,7 @@ final class Bpf {
     /** Loads {@code program} and attaches it to the cgroup v2 directory {@code cgroup}. */
     static void attachDeviceProgram(Path cgroup, byte[] program) throws IOException {
         long nr = syscallNumber();
-        LibC c = libc();
+        LibC.Calls c = LibC.get();
         Memory insns = new Memory(program.length);
         insns.write(0, program, 0, program.length);
         byte[] gpl = "GPL\0".getBytes(StandardCharsets.US_ASCII);

@@ -1,8 +1,7 @@
 package dev.sluice.noded.launch;
 
-import com.sun.jna.Library;
-import com.sun.jna.Native;
 import com.sun.jna.ptr.IntByReference;
+import dev.sluice.common.os.LibC;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,29 +13,19 @@ import java.util.List;
  * sssd's default: a job would lose its LDAP project groups.
  */
 final class UserGroups {
-    /** libc's getgrouplist, by name. */
-    interface LibC extends Library {
-        int getgrouplist(String user, int group, int[] groups, IntByReference ngroups);
-    }
-
-    private static volatile LibC libc;
-
     private UserGroups() {}
 
-    private static LibC libc() throws IOException {
-        if (libc == null) {
-            try {
-                libc = Native.load("c", LibC.class);
-            } catch (UnsatisfiedLinkError | RuntimeException e) {
-                throw new IOException("cannot load libc for getgrouplist: " + e.getMessage(), e);
-            }
+    private static LibC.Calls libc() throws IOException {
+        try {
+            return LibC.get();
+        } catch (LinkageError | RuntimeException e) {
+            throw new IOException("cannot load libc for getgrouplist: " + e.getMessage(), e);
         }
-        return libc;
     }
 
     /** {@code user}'s groups, {@code gid} first and once. */
     static List<Integer> of(String user, int gid) throws IOException {
-        LibC c = libc();
+        LibC.Calls c = libc();
         int[] groups = new int[64];
         IntByReference n = new IntByReference(groups.length);
         if (c.getgrouplist(user, gid, groups, n) < 0) {
