@@ -19,6 +19,7 @@
  * (docs/benchmarks.md, 2026-12-07 session 31).
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
@@ -28,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -184,20 +186,49 @@ bad:
     return NULL;
 }
 
-/* Closes every descriptor from 3 on but keep (-1: none); keep must be the lower of two. */
-static void close_from(int from, int keep_a, int keep_b) {
+/* close_range(2) (Linux 5.9), called by its number: glibc has a wrapper only since 2.34. */
+static int close_fds(unsigned from, unsigned to) {
+#ifdef SYS_close_range
+    return (int) syscall(SYS_close_range, from, to, 0);
+#else
+    (void) from, (void) to;
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+/* Closes every descriptor from 3 on but keep_a and keep_b (-1: none). */
+static void close_others(int keep_a, int keep_b) {
     int keep[2] = {keep_a < keep_b ? keep_a : keep_b, keep_a < keep_b ? keep_b : keep_a};
-    for (int i = 0; i < 2; i++) {
+    int from = 3, ok = 1;
+    for (int i = 0; i < 2 && ok; i++) {
         if (keep[i] < from)
             continue;
-        if (keep[i] > from && close_range((unsigned) from, (unsigned) keep[i] - 1, 0) != 0)
-            for (int fd = from; fd < keep[i]; fd++)
-                close(fd);
+        if (keep[i] > from)
+            ok = close_fds((unsigned) from, (unsigned) keep[i] - 1) == 0;
         from = keep[i] + 1;
     }
-    if (close_range((unsigned) from, ~0U, 0) != 0)
-        for (int fd = from; fd < 65536; fd++)
-            close(fd);
+    if (ok && close_fds((unsigned) from, ~0U) == 0)
+        return;
+    /* Without close_range: the descriptors open, as /proc lists them. */
+    DIR *d = opendir("/proc/self/fd");
+    if (!d) {
+        for (int fd = 3; fd < 1024; fd++)
+            if (fd != keep_a && fd != keep_b)
+                close(fd);
+        return;
+    }
+    int own = dirfd(d), fds[1024];
+    size_t n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL && n < sizeof fds / sizeof *fds) {
+        int fd = atoi(e->d_name);
+        if (fd >= 3 && fd != own && fd != keep_a && fd != keep_b)
+            fds[n++] = fd;
+    }
+    closedir(d);
+    for (size_t i = 0; i < n; i++)
+        close(fds[i]);
 }
 
 static int join_cgroup(const char *dir) {
@@ -227,7 +258,7 @@ static int child(const struct job *job, int keep_a, int keep_b) {
     dup2(in, 0);
     dup2(out, 1);
     dup2(out, 2);
-    close_from(3, keep_a, keep_b);
+    close_others(keep_a, keep_b);
     for (int i = 0; i < job->ncgroups; i++)
         if (!join_cgroup(job->cgroups[i]))
             return 0;

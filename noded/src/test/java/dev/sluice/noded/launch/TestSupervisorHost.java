@@ -141,6 +141,32 @@ class TestSupervisorHost {
         assertThat(dir.resolve("end_notice.claimed")).exists();
     }
 
+    /** A job has its three standard files and nothing of the host's: its pipes, other jobs' pipes. */
+    @Test
+    void aJobInheritsNoDescriptorOfTheHostsOrOfOtherJobs() throws Exception {
+        Path release = spool.resolve("release62");
+        Path fds = spool.resolve("fds63");
+        try (SupervisorHost host = supervisor.host().orElseThrow()) {
+            Path waiting = spool.resolve("job00062");
+            var other = host.start(request(
+                    waiting,
+                    List.of(
+                            "/bin/sh",
+                            "-c",
+                            "while [ ! -e " + release + " ] && [ -d " + spool + " ]; do sleep 0.05; done")));
+            await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(waiting.resolve(Supervisor.JOB_PID)));
+            // Its output file is its standard output: a shell's own redirection would save a descriptor.
+            Path dir = Files.createDirectories(spool.resolve("job00063"));
+            List<String> io = List.of("--io", "/tmp", fds.toString(), fds.toString(), "/dev/null", "n1", "0");
+            host.start(supervisor.arguments(dir, io, List.of("/bin/sh", "-c", "ls /proc/$$/fd")))
+                    .ended()
+                    .get(10, TimeUnit.SECONDS);
+            Files.createFile(release);
+            other.ended().get(10, TimeUnit.SECONDS);
+        }
+        assertThat(Files.readAllLines(fds)).containsExactly("0", "1", "2");
+    }
+
     /** A command that cannot be executed: errno as its exit status, and the reason in its error file. */
     @Test
     void aCommandThatCannotRunExitsWithErrnoAndSaysWhy() throws Exception {
@@ -166,13 +192,16 @@ class TestSupervisorHost {
                     // the report
                 }
             });
+            SupervisorHost.Started second;
             synchronized (monitor) {
                 await().atMost(Duration.ofSeconds(10)).until(() -> first.ended().isDone());
-                var second = host.start(request(spool.resolve("job00041"), List.of("/bin/sh", "-c", "exit 0")));
+                second = host.start(request(spool.resolve("job00041"), List.of("/bin/sh", "-c", "exit 0")));
                 assertThat(second.pid()).isPositive();
                 assertThat(reported).isNotDone();
             }
             reported.get(10, TimeUnit.SECONDS);
+            // Its facts are written before the test's directory goes.
+            second.ended().get(10, TimeUnit.SECONDS);
         }
     }
 
