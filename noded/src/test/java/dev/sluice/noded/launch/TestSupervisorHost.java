@@ -45,6 +45,17 @@ class TestSupervisorHost {
         return supervisor.arguments(dir, List.of(), job);
     }
 
+    /**
+     * A job that waits for {@code release}, then runs {@code then}; it also ends once the test's
+     * directory is gone, so a failed test leaves nothing running.
+     */
+    private List<String> untilReleased(Path release, String then) {
+        return List.of(
+                "/bin/sh",
+                "-c",
+                "while [ ! -e " + release + " ] && [ -d " + spool + " ]; do sleep 0.05; done; " + then);
+    }
+
     private static String fact(Path dir, String name) throws Exception {
         return Files.readString(dir.resolve(name)).strip();
     }
@@ -148,12 +159,7 @@ class TestSupervisorHost {
         Path fds = spool.resolve("fds63");
         try (SupervisorHost host = supervisor.host().orElseThrow()) {
             Path waiting = spool.resolve("job00062");
-            var other = host.start(request(
-                    waiting,
-                    List.of(
-                            "/bin/sh",
-                            "-c",
-                            "while [ ! -e " + release + " ] && [ -d " + spool + " ]; do sleep 0.05; done")));
+            var other = host.start(request(waiting, untilReleased(release, "exit 0")));
             await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(waiting.resolve(Supervisor.JOB_PID)));
             // Its output file is its standard output: a shell's own redirection would save a descriptor.
             Path dir = Files.createDirectories(spool.resolve("job00063"));
@@ -233,12 +239,7 @@ class TestSupervisorHost {
         Path dir = spool.resolve("job00020");
         Path release = spool.resolve("release");
         SupervisorHost host = supervisor.host().orElseThrow();
-        var started = host.start(request(
-                dir,
-                List.of(
-                        "/bin/sh",
-                        "-c",
-                        "while [ ! -e " + release + " ] && [ -d " + spool + " ]; do sleep 0.05; done; exit 7")));
+        var started = host.start(request(dir, untilReleased(release, "exit 7")));
         await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(dir.resolve(Supervisor.JOB_PID)));
         Optional<String> pid = Optional.of(Long.toString(started.pid()));
         assertThat(KnownSupervisor.of(dir, pid)).isPresent();
@@ -266,12 +267,7 @@ class TestSupervisorHost {
         Path dir = spool.resolve("job00030");
         Path release = spool.resolve("release30");
         try (SupervisorHost host = supervisor.host().orElseThrow()) {
-            var started = host.start(request(
-                    dir,
-                    List.of(
-                            "/bin/sh",
-                            "-c",
-                            "while [ ! -e " + release + " ] && [ -d " + spool + " ]; do sleep 0.05; done; exit 5")));
+            var started = host.start(request(dir, untilReleased(release, "exit 5")));
             ProcessHandle first = ProcessHandle.of(started.pid()).orElseThrow();
             assertThat(isHost(first)).isTrue();
             await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(dir.resolve(Supervisor.JOB_PID)));
