@@ -9,7 +9,7 @@
  * the Perl host does (see sluice-supervise.pl, which says what each step is for): the same
  * requests on standard input (a length in decimal and a newline, then a lone supervisor's
  * arguments, each ended by a NUL), the same answers ("S KEY", "F", "X KEY"), the same facts in
- * the job's directory, the same steps in the job's process before its one exec. SETSID:EXIT_GROUP
+ * the job's file of facts, the same steps in the job's process before its one exec. SETSID:EXIT_GROUP
  * is taken and ignored (the Perl host's system call numbers; C has both calls), so the daemon
  * starts either program the same way.
  *
@@ -101,25 +101,55 @@ static char *path(const struct job *job, const char *name) {
     return p;
 }
 
-/* Written then renamed: a restarted daemon reads whole files or none. */
-static void fact(const struct job *job, const char *name, const char *value) {
-    char *tmp, *final = path(job, name);
-    if (asprintf(&tmp, "%s.tmp", final) < 0)
-        exit(1);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+/*
+ * The job's facts are lines ("name=value") of one file, each appended by one write(2)
+ * (JobFacts.java): its four writers (this host, Perl's, the shell supervisor, the daemon) never
+ * overwrite one another, and a line a crash cut short, without its newline, does not count, so a
+ * restarted daemon reads a fact whole or not at all. One file rather than a file per fact: each
+ * new inode is the dearest part of a job's files.
+ */
+static void append_facts(const struct job *job, const char *lines, size_t length) {
+    char file[4096];
+    if ((size_t)snprintf(file, sizeof file, "%s/facts", job->dir) >= sizeof file)
+        return;
+    int fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
     if (fd >= 0) {
-        int ok = write_all(fd, value, strlen(value)) && write_all(fd, "\n", 1);
-        if (close(fd) == 0 && ok)
-            rename(tmp, final);
+        write_all(fd, lines, length);
+        close(fd);
     }
-    free(tmp);
-    free(final);
+}
+
+static void fact(const struct job *job, const char *name, const char *value) {
+    char line[512];
+    int n = snprintf(line, sizeof line, "%s=%s\n", name, value);
+    if (n > 0 && (size_t)n < sizeof line)
+        append_facts(job, line, (size_t)n);
 }
 
 static void fact_number(const struct job *job, const char *name, long value) {
     char text[32];
     snprintf(text, sizeof text, "%ld", value);
     fact(job, name, text);
+}
+
+/* Whether the fact was written: a whole line that begins with "name=". */
+static int has_fact(const struct job *job, const char *name) {
+    char file[4096];
+    if ((size_t)snprintf(file, sizeof file, "%s/facts", job->dir) >= sizeof file)
+        return 0;
+    FILE *f = fopen(file, "re");
+    if (!f)
+        return 0;
+    char *line = NULL;
+    size_t cap = 0, want = strlen(name);
+    ssize_t n;
+    int found = 0;
+    while ((n = getline(&line, &cap, f)) > 0)
+        if (line[n - 1] == '\n' && (size_t)n > want && memcmp(line, name, want) == 0 && line[want] == '=')
+            found = 1;
+    free(line);
+    fclose(f);
+    return found;
 }
 
 static int exists(const struct job *job, const char *name, int mode) {
@@ -331,7 +361,7 @@ static int start(struct job *job) {
 
 /* The first step of a job's life: its Prolog, or the job itself. */
 static int begin(struct job *job) {
-    if (exists(job, "prolog", X_OK) && !exists(job, "prolog.done", F_OK))
+    if (exists(job, "prolog", X_OK) && !has_fact(job, "prolog.done"))
         return spawn(job, PROLOG, "prolog");
     return start(job);
 }
@@ -364,7 +394,7 @@ static void published(struct job *job) {
         return;
     }
     fact_number(job, "job.pid", job->pid);
-    if (exists(job, "end_state", F_OK)) {
+    if (has_fact(job, "end_state")) {
         char *message = strdup("E");
         char *notice = path(job, "end_notice"), *claimed = path(job, "end_notice.claimed");
         if (rename(notice, claimed) == 0) {
@@ -408,11 +438,7 @@ static void reaped(pid_t pid, int status) {
             finish(job);
             return;
         }
-        char *done = path(job, "prolog.done");
-        int fd = open(done, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-        if (fd >= 0)
-            close(fd);
-        free(done);
+        fact(job, "prolog.done", "");
         if (!start(job))
             finish(job);
         return;
@@ -425,8 +451,9 @@ static void reaped(pid_t pid, int status) {
             return;
         }
         kill(-pid, SIGKILL);
-        fact_number(job, "wait_status", status);
-        fact_number(job, "exit", rc);
+        char lines[64];
+        int n = snprintf(lines, sizeof lines, "wait_status=%d\nexit=%d\n", status, rc);
+        append_facts(job, lines, (size_t)n);
         if (!exists(job, "epilog", X_OK) || !spawn(job, EPILOG, "epilog"))
             finish(job);
         return;
@@ -451,8 +478,10 @@ static void serve_request(char *frame, size_t length, const char *token) {
     }
     char line[40];
     job->key = ++key;
-    fact(job, "supervisor.host", token);
-    fact_number(job, "supervisor.pid", getpid());
+    char facts[512];
+    int n = snprintf(facts, sizeof facts, "supervisor.host=%s\nsupervisor.pid=%ld\n", token, (long)getpid());
+    if (n > 0 && (size_t)n < sizeof facts)
+        append_facts(job, facts, (size_t)n);
     snprintf(line, sizeof line, "S %ld\n", job->key);
     answer(line);
 }

@@ -107,10 +107,12 @@ class TestNodeRestartEndToEnd {
         await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(started));
         cluster.stopNode(1);
         Files.writeString(go, "");
-        Path exit = stateDir.resolve("spool/node1")
+        // The supervisor's facts are lines of one file (JobFacts): the exit status is one of them.
+        Path facts = stateDir.resolve("spool/node1")
                 .resolve(String.format("job%05d", id))
-                .resolve("exit");
-        await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(exit));
+                .resolve("facts");
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> Files.exists(facts) && Files.readString(facts).contains("\nexit=4\n"));
         cluster.startNode(1);
         cluster.awaitNodesUp();
         await().atMost(Duration.ofSeconds(30))

@@ -317,8 +317,9 @@ public final class BatchLauncher implements AutoCloseable {
     private void report(RunningJob job) {
         // Whatever the script left behind in its session goes with it: the Perl supervisor has
         // done so if it recorded the job's status, else it is done here.
-        if (spool.fact(job.jobId, Supervisor.WAIT_STATUS).isEmpty()) {
-            spool.fact(job.jobId, Supervisor.JOB_PID)
+        var facts = spool.facts(job.jobId);
+        if (facts.value(Supervisor.WAIT_STATUS).isEmpty()) {
+            facts.value(Supervisor.JOB_PID)
                     .ifPresent(pgid -> ProcessSignals.run("kill", "-s", "KILL", "--", "-" + pgid));
         }
         stepSignals.accept(job.jobId, "KILL");

@@ -2,6 +2,7 @@ package dev.sluice.noded.launch;
 
 import dev.sluice.common.slurm.JobState;
 import dev.sluice.noded.job.JobEnd;
+import dev.sluice.noded.spool.JobFacts;
 import dev.sluice.noded.spool.JobSpool;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -24,10 +25,11 @@ final class BatchReport {
 
     /** Also ends the job's confinement, which says whether it ran out of memory. */
     static JobEnd of(JobSpool spool, String nodeName, RunningJob job, JobConfinement confinement) {
-        boolean prologFailed = spool.fact(job.jobId, Supervisor.PROLOG_FAILED).isPresent();
-        int status = spool.fact(job.jobId, Supervisor.WAIT_STATUS)
+        JobFacts facts = spool.facts(job.jobId);
+        boolean prologFailed = facts.value(Supervisor.PROLOG_FAILED).isPresent();
+        int status = facts.value(Supervisor.WAIT_STATUS)
                 .map(raw -> Supervisor.exactStatus(Integer.parseInt(raw)))
-                .or(() -> spool.fact(job.jobId, Supervisor.EXIT)
+                .or(() -> facts.value(Supervisor.EXIT)
                         .map(rc -> Supervisor.waitStatus(Integer.parseInt(rc), job.signalled)))
                 // No status: the supervisor itself was killed (or the node rebooted) with the job,
                 // or the Prolog failed and the job never started.
@@ -42,7 +44,7 @@ final class BatchReport {
             log.error(
                     "job {}: Prolog failed with status {}; the node will be drained",
                     job.jobId,
-                    spool.fact(job.jobId, Supervisor.PROLOG_FAILED).orElse("?"));
+                    facts.value(Supervisor.PROLOG_FAILED).orElse("?"));
         }
         return new JobEnd(
                 nodeName,
@@ -50,7 +52,7 @@ final class BatchReport {
                 job.restartCount,
                 status,
                 prologFailed,
-                spool.fact(job.jobId, Supervisor.EPILOG_FAILED).isPresent(),
+                facts.value(Supervisor.EPILOG_FAILED).isPresent(),
                 Optional.ofNullable(endState));
     }
 }

@@ -53,7 +53,13 @@ final class JobEnds {
             return;
         }
         EndNotice.text(nodeName, job.jobId, state, clock.instant(), java.time.ZoneId.systemDefault())
-                .ifPresent(line -> remember(job.jobId, RunningJob.END_NOTICE, line));
+                .ifPresent(line -> {
+                    try {
+                        spool.writeClaimable(job.jobId, RunningJob.END_NOTICE, line);
+                    } catch (IOException e) {
+                        log.warn("job {}: cannot keep its end line in the spool: {}", job.jobId, e.getMessage());
+                    }
+                });
         end(job, state);
     }
 

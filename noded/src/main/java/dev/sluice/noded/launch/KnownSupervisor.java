@@ -1,6 +1,7 @@
 package dev.sluice.noded.launch;
 
 import dev.sluice.common.text.RawText;
+import dev.sluice.noded.spool.JobFacts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,26 +61,21 @@ record KnownSupervisor(long pid, CompletableFuture<?> done) {
                 || argv.size() < 3
                 || !argv.get(argv.size() - 3).equals(SERVE)
                 || !argv.getLast().equals(token.get())
-                || Files.exists(jobDir.resolve(Supervisor.DONE))) {
+                || JobFacts.of(jobDir).has(Supervisor.DONE)) {
             return Optional.empty();
         }
         return Optional.of(new KnownSupervisor(pid, doneWith(jobDir, process.get())));
     }
 
     private static Optional<String> token(Path jobDir) {
-        try {
-            String token = Files.readString(jobDir.resolve(Supervisor.HOST)).strip();
-            return token.isEmpty() ? Optional.empty() : Optional.of(token);
-        } catch (IOException e) {
-            return Optional.empty();
-        }
+        return JobFacts.of(jobDir).value(Supervisor.HOST);
     }
 
     private static CompletableFuture<?> doneWith(Path jobDir, ProcessHandle host) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         ScheduledFuture<?> poll = POLL.scheduleWithFixedDelay(
                 () -> {
-                    if (Files.exists(jobDir.resolve(Supervisor.DONE)) || !host.isAlive()) {
+                    if (JobFacts.of(jobDir).has(Supervisor.DONE) || !host.isAlive()) {
                         done.complete(null);
                     }
                 },

@@ -3,7 +3,6 @@ package dev.sluice.noded.launch;
 import dev.sluice.noded.job.PrologDone;
 import dev.sluice.noded.spool.JobSpool;
 import dev.sluice.noded.spool.Outbox;
-import java.nio.file.Files;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
@@ -43,7 +42,7 @@ final class PrologWatch {
         task.set(timers.scheduleWithFixedDelay(
                 () -> {
                     if (!over.get()) {
-                        boolean started = Files.exists(spool.jobDir(job.jobId).resolve(Supervisor.PROLOG_DONE));
+                        boolean started = spool.facts(job.jobId).has(Supervisor.PROLOG_DONE);
                         boolean ended = gone.getAsBoolean();
                         // Told even when the job already ended (a short one can between two
                         // looks): the notice goes out before the end report, as in Slurm.

@@ -60,11 +60,12 @@ final class RunningJob {
                 supervisor
                         .<CompletableFuture<?>>map(KnownSupervisor::done)
                         .orElse(CompletableFuture.completedFuture(null)));
-        job.signalled = spool.fact(jobId, SIGNALLED).isPresent();
-        job.endState = spool.fact(jobId, END_STATE).map(JobState::valueOf).orElse(null);
-        job.suspendedAt = spool.fact(jobId, SUSPENDED_AT).map(Long::parseLong).orElse(-1L);
+        var facts = spool.facts(jobId);
+        job.signalled = facts.value(SIGNALLED).isPresent();
+        job.endState = facts.value(END_STATE).map(JobState::valueOf).orElse(null);
+        job.suspendedAt = facts.value(SUSPENDED_AT).map(Long::parseLong).orElse(-1L);
         job.suspendedSeconds =
-                spool.fact(jobId, SUSPENDED_SECONDS).map(Long::parseLong).orElse(0L);
+                facts.value(SUSPENDED_SECONDS).map(Long::parseLong).orElse(0L);
         return job;
     }
 

@@ -41,7 +41,7 @@ import org.slf4j.LoggerFactory;
 public final class Supervisor {
     private static final Logger log = LoggerFactory.getLogger(Supervisor.class);
 
-    /** Spool facts the supervisor writes. */
+    /** Facts the supervisor writes in the job's spool ({@link dev.sluice.noded.spool.JobFacts}). */
     public static final String SUPERVISOR_PID = "supervisor.pid";
 
     public static final String JOB_PID = "job.pid";
@@ -78,32 +78,33 @@ public final class Supervisor {
             dir=$1
             shift
             umask 077
-            echo $$ > "$dir/supervisor.pid.tmp" && mv -f "$dir/supervisor.pid.tmp" "$dir/supervisor.pid"
-            if [ -x "$dir/prolog" ] && [ ! -e "$dir/prolog.done" ]; then
+            # Each fact a line appended to the job's one file of facts (JobFacts).
+            echo "supervisor.pid=$$" >> "$dir/facts"
+            if [ -x "$dir/prolog" ] && ! grep -q '^prolog.done=' "$dir/facts"; then
               "$dir/prolog" </dev/null >/dev/null 2>&1
               prc=$?
               if [ $prc -ne 0 ]; then
-                echo $prc > "$dir/prolog.failed.tmp" && mv -f "$dir/prolog.failed.tmp" "$dir/prolog.failed"
+                echo "prolog.failed=$prc" >> "$dir/facts"
                 exit 0
               fi
-              : > "$dir/prolog.done"
+              echo "prolog.done=" >> "$dir/facts"
             fi
             # The job's process publishes its own pid, still as root, once setsid has made it the
             # leader of its own session and process group: a signal to that group always reaches
             # it. An end asked for before (the daemon writes end_state, then looks for job.pid)
             # ends it there, by SIGTERM, before anything of the job runs.
-            setsid /bin/sh -c 'echo $$ > "$1/job.pid.tmp" && mv -f "$1/job.pid.tmp" "$1/job.pid"
-            if [ -e "$1/end_state" ]; then kill -s TERM $$; exit 143; fi
+            setsid /bin/sh -c 'echo "job.pid=$$" >> "$1/facts"
+            if grep -q "^end_state=" "$1/facts"; then kill -s TERM $$; exit 143; fi
             shift
             exec "$@"' sluice-job "$dir" "$@" &
             job=$!
             wait $job
-            echo $? > "$dir/exit.tmp" && mv -f "$dir/exit.tmp" "$dir/exit"
+            echo "exit=$?" >> "$dir/facts"
             if [ -x "$dir/epilog" ]; then
               "$dir/epilog" </dev/null >/dev/null 2>&1
               erc=$?
               if [ $erc -ne 0 ]; then
-                echo $erc > "$dir/epilog.failed.tmp" && mv -f "$dir/epilog.failed.tmp" "$dir/epilog.failed"
+                echo "epilog.failed=$erc" >> "$dir/facts"
               fi
             fi
             """;

@@ -20,7 +20,7 @@ import java.util.stream.Stream;
 
 /**
  * The node daemon's spool (SlurmdSpoolDir): one directory per job holding its script, its launch
- * request, the facts its supervisor writes (pids, exit status) and, once it ended, the
+ * request, the facts its supervisor writes ({@link JobFacts}: pids, exit status) and, once it ended, the
  * completion report. A report stays on disk until the controller has
  * acknowledged it, so a job's end survives a node daemon restart or a controller outage.
  *
@@ -173,19 +173,27 @@ public final class JobSpool {
                 : Optional.empty();
     }
 
-    /** A small fact about a running job (a pid, an exit status, an end state), written atomically. */
+    /** A small fact about a running job (a pid, an exit status, an end state), written whole ({@link JobFacts}). */
     public void writeFact(int jobId, String name, String value) throws IOException {
-        writeAtomically(jobDir(jobId).resolve(name), (value + "\n").getBytes(StandardCharsets.US_ASCII));
+        JobFacts.append(createJobDir(jobId), name, value);
     }
 
+    /**
+     * A file of its own, written whole, for what one reader claims by renaming it (the end line
+     * the job or this daemon writes, whichever renames it first): not a fact, which stays.
+     */
+    public void writeClaimable(int jobId, String name, String text) throws IOException {
+        writeAtomically(createJobDir(jobId).resolve(name), (text + "\n").getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** A fact's value; empty when it was not written or was written empty. */
     public Optional<String> fact(int jobId, String name) {
-        try {
-            String text = Files.readString(jobDir(jobId).resolve(name), StandardCharsets.US_ASCII)
-                    .strip();
-            return text.isEmpty() ? Optional.empty() : Optional.of(text);
-        } catch (IOException e) {
-            return Optional.empty();
-        }
+        return facts(jobId).value(name);
+    }
+
+    /** A job's facts as they are now, read once for several. */
+    public JobFacts facts(int jobId) {
+        return JobFacts.of(jobDir(jobId));
     }
 
     /** Jobs launched here whose end has not been reported yet: the ones to re-adopt. */

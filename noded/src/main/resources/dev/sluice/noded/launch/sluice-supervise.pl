@@ -9,8 +9,8 @@
 # (job.pid) once it leads its own session and has opened its files; it is ended at once if
 # sluice-noded already asked to; it is waited for with waitpid(2) and its exact wait status recorded
 # (wait_status), with the shell's form of it (exit); what the job left in its session is killed;
-# then the Epilog, and supervisor.done. Facts are written then renamed, so a restarted sluice-noded
-# reads whole files or none. --cgroup: Prolog, job and Epilog run in each DIR (cgroup.procs): a
+# then the Epilog, and supervisor.done. Facts are lines appended to the job's file `facts', each by
+# one write(2), so a restarted sluice-noded reads each whole or not at all (a cut last line). --cgroup: Prolog, job and Epilog run in each DIR (cgroup.procs): a
 # supervisor alone joins them itself first (exit 126 when it cannot, before anything else); under
 # the host each of a job's processes joins them before it does anything else, and a job's process
 # that cannot ends the job with no status, as a supervisor that could not did.
@@ -148,7 +148,7 @@ sub begin {
     my ($job, $hosted) = @_;
     $job->{hosted} = $hosted;
     my $dir = $job->{dir};
-    return spawn($job, 'prolog', "$dir/prolog") if -x "$dir/prolog" && !-e "$dir/prolog.done";
+    return spawn($job, 'prolog', "$dir/prolog") if -x "$dir/prolog" && !has_fact($job, 'prolog.done');
     return start($job);
 }
 
@@ -237,7 +237,7 @@ sub published {
     }
     fact($job, 'job.pid', $job->{pid});
     my $dir = $job->{dir};
-    if (-e "$dir/end_state") {
+    if (has_fact($job, 'end_state')) {
         my $message = 'E';
         if (rename("$dir/end_notice", "$dir/end_notice.claimed") && open(my $n, '<', "$dir/end_notice.claimed")) {
             local $/;
@@ -262,7 +262,7 @@ sub reaped {
             fact($job, 'prolog.failed', $rc);
             return finish($job);
         }
-        open(my $f, '>', "$dir/prolog.done") and close($f);
+        fact($job, 'prolog.done', '');
         return start($job) || finish($job);
     }
     if ($kind eq 'job') {
@@ -308,9 +308,18 @@ sub session {
 sub fact {
     my ($job, $name, $value) = @_;
     my $dir = $job->{dir};
-    open(my $f, '>', "$dir/$name.tmp") or return;
-    print $f "$value\n";
-    close($f) and rename("$dir/$name.tmp", "$dir/$name");
+    open(my $f, '>>', "$dir/facts") or return;
+    syswrite($f, "$name=$value\n");
+    close($f);
+}
+
+sub has_fact {
+    my ($job, $name) = @_;
+    open(my $f, '<', "$job->{dir}/facts") or return 0;
+    while (my $line = <$f>) {
+        return 1 if substr($line, -1) eq "\n" && index($line, "$name=") == 0;
+    }
+    return 0;
 }
 
 sub truncated {

@@ -3,6 +3,7 @@ package dev.sluice.noded.launch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.sluice.noded.spool.JobFacts;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -91,8 +92,7 @@ class TestSupervisedJob {
                 "--user", Integer.toString(uid), Integer.toString(uid), "sluiceuser1", envFile.toString(), groups));
         options.addAll(List.of("--io", workDir, out, out, "/dev/null", "n1", "0"));
         supervise(supervisor, dir, options, List.of(program.toString()));
-        return Integer.parseInt(
-                Files.readString(dir.resolve(Supervisor.WAIT_STATUS)).strip());
+        return Integer.parseInt(JobFacts.of(dir).value(Supervisor.WAIT_STATUS).orElse(""));
     }
 
     @Test
@@ -225,7 +225,7 @@ class TestSupervisedJob {
         String pid = Long.toString(p.pid());
         assertThat(a.resolve("cgroup.procs")).hasContent(pid);
         assertThat(b.resolve("cgroup.procs")).hasContent(pid);
-        assertThat(dir.resolve(Supervisor.WAIT_STATUS)).hasContent("0");
+        assertThat(JobFacts.of(dir).value(Supervisor.WAIT_STATUS).orElse("")).isEqualTo("0");
         // One it cannot join: it stops there (126), before the Prolog or the job.
         Path missing = spool.resolve("cg/none");
         Path dir2 = Files.createDirectories(spool.resolve("job00003"));
@@ -236,6 +236,6 @@ class TestSupervisedJob {
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                 .start();
         assertThat(q.onExit().get().exitValue()).isEqualTo(126);
-        assertThat(dir2.resolve(Supervisor.SUPERVISOR_PID)).doesNotExist();
+        assertThat(JobFacts.of(dir2).has(Supervisor.SUPERVISOR_PID)).isFalse();
     }
 }

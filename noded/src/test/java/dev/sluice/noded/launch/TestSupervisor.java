@@ -3,6 +3,7 @@ package dev.sluice.noded.launch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.sluice.noded.spool.JobFacts;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +32,7 @@ class TestSupervisor {
     }
 
     private static String fact(Path jobDir, String name) throws Exception {
-        return Files.readString(jobDir.resolve(name)).strip();
+        return JobFacts.of(jobDir).value(name).orElseThrow(() -> new AssertionError("no " + name + " in " + jobDir));
     }
 
     @Test
@@ -42,7 +43,7 @@ class TestSupervisor {
         assertThat(fact(dir, Supervisor.EXIT)).isEqualTo("3");
         assertThat(fact(dir, Supervisor.SUPERVISOR_PID)).isEqualTo(Long.toString(p.pid()));
         assertThat(Long.parseLong(fact(dir, Supervisor.JOB_PID))).isPositive();
-        assertThat(dir.resolve("exit.tmp")).doesNotExist();
+        assertThat(dir.toFile().list()).as("one file for all its facts").containsExactly(JobFacts.FILE);
     }
 
     @Test
@@ -100,16 +101,16 @@ class TestSupervisor {
                 // A supervisor alone, then the host: both wait before they publish the pid.
                 Path dir = spool.resolve("job" + (30100 + n++));
                 supervise(supervisor, dir, job.getKey()).onExit().get();
-                assertThat(dir.resolve(Supervisor.WAIT_STATUS))
+                assertThat(JobFacts.of(dir).value(Supervisor.WAIT_STATUS).orElse(""))
                         .as(job.getKey())
-                        .hasContent(Integer.toString(job.getValue()));
+                        .isEqualTo(Integer.toString(job.getValue()));
                 Path hosted = Files.createDirectories(spool.resolve("job" + (30100 + n++)));
                 host.start(supervisor.arguments(hosted, List.of(), List.of("/bin/sh", "-c", job.getKey())))
                         .ended()
                         .get(10, java.util.concurrent.TimeUnit.SECONDS);
-                assertThat(hosted.resolve(Supervisor.WAIT_STATUS))
+                assertThat(JobFacts.of(hosted).value(Supervisor.WAIT_STATUS).orElse(""))
                         .as("hosted " + job.getKey())
-                        .hasContent(Integer.toString(job.getValue()));
+                        .isEqualTo(Integer.toString(job.getValue()));
             }
         }
     }
@@ -136,9 +137,9 @@ class TestSupervisor {
             p.onExit().get();
         }
         for (var e : expected.entrySet()) {
-            assertThat(e.getKey().resolve(Supervisor.WAIT_STATUS))
+            assertThat(JobFacts.of(e.getKey()).value(Supervisor.WAIT_STATUS).orElse(""))
                     .as(e.getKey().toString())
-                    .hasContent(Integer.toString(e.getValue()));
+                    .isEqualTo(Integer.toString(e.getValue()));
             assertThat(Long.parseLong(fact(e.getKey(), Supervisor.JOB_PID))).isPositive();
         }
     }
@@ -149,12 +150,12 @@ class TestSupervisor {
         Path exited = spool.resolve("job00041");
         supervise(supervisor, exited, "exit 3").onExit().get();
         assertThat(fact(exited, Supervisor.EXIT)).isEqualTo("3");
-        assertThat(exited.resolve(Supervisor.WAIT_STATUS)).doesNotExist();
+        assertThat(JobFacts.of(exited).has(Supervisor.WAIT_STATUS)).isFalse();
         Path killed = spool.resolve("job00042");
         supervise(supervisor, killed, "kill -9 $$").onExit().get();
         assertThat(fact(killed, Supervisor.EXIT)).isEqualTo("137");
         assertThat(Long.parseLong(fact(killed, Supervisor.JOB_PID))).isPositive();
-        assertThat(killed.resolve(Supervisor.WAIT_STATUS)).doesNotExist();
+        assertThat(JobFacts.of(killed).has(Supervisor.WAIT_STATUS)).isFalse();
     }
 
     private static String[] stat(long pid) throws Exception {
@@ -176,7 +177,7 @@ class TestSupervisor {
         Path dir = spool.resolve("job00044");
         Path release = spool.resolve("release44");
         Process p = supervise(supervisor, dir, "while [ ! -e " + release + " ]; do sleep 0.05; done; exit 0");
-        await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(dir.resolve(Supervisor.JOB_PID)));
+        await().atMost(Duration.ofSeconds(10)).until(() -> JobFacts.of(dir).has(Supervisor.JOB_PID));
         long job = Long.parseLong(fact(dir, Supervisor.JOB_PID));
         String[] fields = stat(job);
         int kill = new ProcessBuilder("kill", "-s", "TERM", "--", "-" + job)
@@ -201,7 +202,7 @@ class TestSupervisor {
         Supervisor supervisor = Supervisor.install(spool, false);
         Path dir = spool.resolve("job00045");
         Files.createDirectories(dir);
-        Files.writeString(dir.resolve(RunningJob.END_STATE), "CANCELLED");
+        JobFacts.append(dir, RunningJob.END_STATE, "CANCELLED");
         Path ran = spool.resolve("ran45");
         supervise(supervisor, dir, "touch " + ran).onExit().get();
         assertThat(fact(dir, Supervisor.EXIT)).isEqualTo("143");
@@ -230,7 +231,7 @@ class TestSupervisor {
     void theJobLeadsASessionOfItsOwnWithDefaultSignalsAndOutlivesNoOne() throws Exception {
         Path dir = spool.resolve("job00002");
         Process p = supervise(dir, "trap 'exit 42' INT; sleep 600 & wait");
-        await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(dir.resolve(Supervisor.JOB_PID)));
+        await().atMost(Duration.ofSeconds(10)).until(() -> JobFacts.of(dir).has(Supervisor.JOB_PID));
         long job = Long.parseLong(fact(dir, Supervisor.JOB_PID));
         // Either supervisor publishes the pid only once the job leads its own session.
         String[] fields = stat(job);
@@ -247,7 +248,7 @@ class TestSupervisor {
     void aSupervisorIsRecognisedOnlyByItsOwnJobDirectory() throws Exception {
         Path dir = spool.resolve("job00003");
         Process p = supervise(dir, "sleep 600");
-        await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(dir.resolve(Supervisor.JOB_PID)));
+        await().atMost(Duration.ofSeconds(10)).until(() -> JobFacts.of(dir).has(Supervisor.JOB_PID));
         Optional<String> pid = Optional.of(Long.toString(p.pid()));
         assertThat(KnownSupervisor.of(dir, pid)).isPresent();
         assertThat(KnownSupervisor.of(spool.resolve("job00004"), pid)).isEmpty();
@@ -350,8 +351,8 @@ class TestSupervisor {
         supervise(dir, "echo job >> " + log + "; exit 5").onExit().get();
         assertThat(Files.readAllLines(log)).containsExactly("prolog", "job", "epilog");
         assertThat(fact(dir, Supervisor.EXIT)).isEqualTo("5");
-        assertThat(dir.resolve(Supervisor.PROLOG_FAILED)).doesNotExist();
-        assertThat(dir.resolve(Supervisor.EPILOG_FAILED)).doesNotExist();
+        assertThat(JobFacts.of(dir).has(Supervisor.PROLOG_FAILED)).isFalse();
+        assertThat(JobFacts.of(dir).has(Supervisor.EPILOG_FAILED)).isFalse();
     }
 
     @Test
@@ -364,7 +365,7 @@ class TestSupervisor {
         supervise(dir, "touch " + ran).onExit().get();
         assertThat(fact(dir, Supervisor.PROLOG_FAILED)).isEqualTo("7");
         assertThat(ran).doesNotExist();
-        assertThat(dir.resolve(Supervisor.EXIT)).doesNotExist();
+        assertThat(JobFacts.of(dir).has(Supervisor.EXIT)).isFalse();
         assertThat(spool.resolve("epilog-ran")).as("no job, no epilog").doesNotExist();
     }
 

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.sluice.common.text.RawText;
+import dev.sluice.noded.spool.JobFacts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,7 +58,7 @@ class TestSupervisorHost {
     }
 
     private static String fact(Path dir, String name) throws Exception {
-        return Files.readString(dir.resolve(name)).strip();
+        return JobFacts.of(dir).value(name).orElseThrow(() -> new AssertionError("no " + name + " in " + dir));
     }
 
     @Test
@@ -77,7 +78,7 @@ class TestSupervisorHost {
                         .as("no process between host and job")
                         .isEqualTo(Long.toString(started.pid()));
                 assertThat(Integer.parseInt(fact(dir, Supervisor.WAIT_STATUS))).isEqualTo((i + 3) << 8);
-                assertThat(dir.resolve(Supervisor.DONE)).exists();
+                assertThat(JobFacts.of(dir).has(Supervisor.DONE)).isTrue();
                 assertThat(hostPid == -1 || hostPid == started.pid())
                         .as("one host for all")
                         .isTrue();
@@ -99,7 +100,7 @@ class TestSupervisorHost {
                     dir, Supervisor.cgroupOptions(List.of(cg)), List.of("/bin/sh", "-c", "echo job >> " + log)));
             started.ended().get(10, TimeUnit.SECONDS);
             assertThat(Files.readAllLines(log)).containsExactly("prolog", "job", "epilog");
-            assertThat(dir.resolve(Supervisor.PROLOG_DONE)).exists();
+            assertThat(JobFacts.of(dir).has(Supervisor.PROLOG_DONE)).isTrue();
             assertThat(fact(dir, Supervisor.EPILOG_FAILED)).isEqualTo("3");
             assertThat(Files.readAllLines(cg.resolve("cgroup.procs")))
                     .as("Prolog, job and Epilog each joined; the host did not")
@@ -112,8 +113,8 @@ class TestSupervisorHost {
                     .ended()
                     .get(10, TimeUnit.SECONDS);
             assertThat(fact(failing, Supervisor.PROLOG_FAILED)).isEqualTo("4");
-            assertThat(failing.resolve(Supervisor.JOB_PID)).doesNotExist();
-            assertThat(failing.resolve(Supervisor.WAIT_STATUS)).doesNotExist();
+            assertThat(JobFacts.of(failing).has(Supervisor.JOB_PID)).isFalse();
+            assertThat(JobFacts.of(failing).has(Supervisor.WAIT_STATUS)).isFalse();
             assertThat(Files.readAllLines(log)).doesNotContain("never");
         }
     }
@@ -139,7 +140,7 @@ class TestSupervisorHost {
         Path dir = Files.createDirectories(spool.resolve("job00060"));
         Path err = spool.resolve("err60");
         Path ran = spool.resolve("ran60");
-        Files.writeString(dir.resolve("end_state"), "CANCELLED\n");
+        JobFacts.append(dir, "end_state", "CANCELLED");
         Files.writeString(dir.resolve("end_notice"), "slurmstepd: error: *** JOB 60 CANCELLED ***\n");
         try (SupervisorHost host = supervisor.host().orElseThrow()) {
             host.start(withFiles(dir, err, List.of("/bin/sh", "-c", "touch " + ran)))
@@ -160,7 +161,8 @@ class TestSupervisorHost {
         try (SupervisorHost host = supervisor.host().orElseThrow()) {
             Path waiting = spool.resolve("job00062");
             var other = host.start(request(waiting, untilReleased(release, "exit 0")));
-            await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(waiting.resolve(Supervisor.JOB_PID)));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> JobFacts.of(waiting).has(Supervisor.JOB_PID));
             // Its output file is its standard output: a shell's own redirection would save a descriptor.
             Path dir = Files.createDirectories(spool.resolve("job00063"));
             List<String> io = List.of("--io", "/tmp", fds.toString(), fds.toString(), "/dev/null", "n1", "0");
@@ -240,12 +242,12 @@ class TestSupervisorHost {
         Path release = spool.resolve("release");
         SupervisorHost host = supervisor.host().orElseThrow();
         var started = host.start(request(dir, untilReleased(release, "exit 7")));
-        await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(dir.resolve(Supervisor.JOB_PID)));
+        await().atMost(Duration.ofSeconds(10)).until(() -> JobFacts.of(dir).has(Supervisor.JOB_PID));
         Optional<String> pid = Optional.of(Long.toString(started.pid()));
         assertThat(KnownSupervisor.of(dir, pid)).isPresent();
         Path other = Files.createDirectories(spool.resolve("job00021"));
         assertThat(KnownSupervisor.of(other, pid)).as("no token").isEmpty();
-        Files.writeString(other.resolve(Supervisor.HOST), "another-host\n");
+        JobFacts.append(other, Supervisor.HOST, "another-host");
         assertThat(KnownSupervisor.of(other, pid)).as("another host's token").isEmpty();
 
         // The daemon stops: the host takes no more jobs but stays while its job runs.
@@ -270,10 +272,10 @@ class TestSupervisorHost {
             var started = host.start(request(dir, untilReleased(release, "exit 5")));
             ProcessHandle first = ProcessHandle.of(started.pid()).orElseThrow();
             assertThat(isHost(first)).isTrue();
-            await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(dir.resolve(Supervisor.JOB_PID)));
+            await().atMost(Duration.ofSeconds(10)).until(() -> JobFacts.of(dir).has(Supervisor.JOB_PID));
             first.destroyForcibly();
             started.ended().get(30, TimeUnit.SECONDS);
-            assertThat(dir.resolve(Supervisor.WAIT_STATUS)).doesNotExist();
+            assertThat(JobFacts.of(dir).has(Supervisor.WAIT_STATUS)).isFalse();
             Files.createFile(release);
 
             Path next = spool.resolve("job00031");
