@@ -25,7 +25,8 @@ import java.util.Set;
  *
  * <p>Why one file: a fact a file was six new inodes per job, and creating an inode is the dearest
  * part of a job's files (ext4 without a journal scans past every inode freed in the last minute
- * for each one it creates; on any file system the inode and its directory entry are written).
+ * for each one it creates; on any file system the inode and its directory entry are written). The
+ * daemon's completion report is one of them too.
  *
  * <p>A job that an earlier version started keeps its facts a file each, as its supervisor, still
  * running, writes them: a name the log does not hold is read from that file.

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -29,7 +30,11 @@ import java.util.stream.Stream;
  * (the launch request holds the job's environment) root's alone, 0600.
  */
 public final class JobSpool {
-    private static final String REPORT = "complete.pb";
+    /** The completion report as an earlier version kept it: a file of its own. */
+    private static final String REPORT_FILE = "complete.pb";
+    /** The completion report, a fact: the wire form in base64, so the job's end costs no new inode. */
+    private static final String REPORT = "complete";
+
     private static final String LAUNCH = "launch.pb";
     private static final String SCRIPT = "slurm_script";
     private static final java.util.Set<java.nio.file.attribute.PosixFilePermission> JOB_DIR_MODE =
@@ -202,7 +207,7 @@ public final class JobSpool {
         try (Stream<Path> dirs = Files.list(root)) {
             for (Path dir : dirs.sorted().toList()) {
                 String name = dir.getFileName().toString();
-                if (name.matches("job\\d+") && !Files.exists(dir.resolve(REPORT))) {
+                if (name.matches("job\\d+") && report(dir).isEmpty()) {
                     out.add(Integer.parseInt(name.substring(3)));
                 }
             }
@@ -225,9 +230,13 @@ public final class JobSpool {
         return Files.isDirectory(jobDir(jobId));
     }
 
-    /** Durably records a job's end before the controller is told. */
+    /**
+     * Durably records a job's end before the controller is told: as much as the rest of its
+     * facts, one line appended to them (a restarted daemon reads it whole or not at all).
+     */
     public void saveReport(JobCompleteRequest report) throws IOException {
-        writeAtomically(createJobDir(report.getJobId()).resolve(REPORT), report.toByteArray());
+        JobFacts.append(
+                createJobDir(report.getJobId()), REPORT, Base64.getEncoder().encodeToString(report.toByteArray()));
     }
 
     /** Reports written but not yet acknowledged, oldest job first. */
@@ -235,13 +244,29 @@ public final class JobSpool {
         List<JobCompleteRequest> out = new ArrayList<>();
         try (Stream<Path> dirs = Files.list(root)) {
             for (Path dir : dirs.sorted().toList()) {
-                Path report = dir.resolve(REPORT);
-                if (Files.isRegularFile(report)) {
-                    out.add(JobCompleteRequest.parseFrom(Files.readAllBytes(report)));
+                if (dir.getFileName().toString().matches("job\\d+")) {
+                    Optional<byte[]> report = report(dir);
+                    if (report.isPresent()) {
+                        out.add(JobCompleteRequest.parseFrom(report.get()));
+                    }
                 }
             }
         }
         return out;
+    }
+
+    /** The wire form of a job's saved report; one an earlier version saved is a file. */
+    private static Optional<byte[]> report(Path jobDir) throws IOException {
+        Optional<String> fact = JobFacts.of(jobDir).value(REPORT);
+        if (fact.isPresent()) {
+            try {
+                return Optional.of(Base64.getDecoder().decode(fact.get()));
+            } catch (IllegalArgumentException e) {
+                throw new IOException("job directory " + jobDir + ": its saved report is not base64", e);
+            }
+        }
+        Path file = jobDir.resolve(REPORT_FILE);
+        return Files.isRegularFile(file) ? Optional.of(Files.readAllBytes(file)) : Optional.empty();
     }
 
     /** The controller acknowledged the report: the job leaves this node. */
