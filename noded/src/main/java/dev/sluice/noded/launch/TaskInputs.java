@@ -24,7 +24,9 @@ final class TaskInputs implements AutoCloseable {
     private static final byte[] END = new byte[0];
 
     private final List<BlockingQueue<byte[]>> queues = new ArrayList<>();
-    private boolean ended;
+    // Set before the end is queued: a writer whose queue was full when srun's input ended sees
+    // it once it has written what was queued, so no chunk is dropped to make room for the end.
+    private volatile boolean ended;
 
     private TaskInputs() {}
 
@@ -43,7 +45,7 @@ final class TaskInputs implements AutoCloseable {
                 Thread.ofVirtual()
                         .name("stdin-" + r.jobId() + "." + r.stepId() + "."
                                 + r.tasks().taskIds().get(local))
-                        .start(() -> write(queue, pipe));
+                        .start(() -> inputs.write(queue, pipe));
                 inputs.queues.add(queue);
             }
         }
@@ -74,15 +76,13 @@ final class TaskInputs implements AutoCloseable {
         }
         ended = true;
         for (BlockingQueue<byte[]> q : queues) {
-            // Never blocks for long: the writer takes a chunk at a time, or has stopped taking
-            // and drains what is left.
-            while (!q.offer(END)) {
-                q.poll();
-            }
+            // Never blocks: a full queue's writer ends by itself once it has taken the rest (a
+            // task that reads slowly still gets every byte).
+            q.offer(END);
         }
     }
 
-    private static void write(BlockingQueue<byte[]> queue, OutputStream pipe) {
+    private void write(BlockingQueue<byte[]> queue, OutputStream pipe) {
         boolean open = true;
         try {
             while (true) {
@@ -98,6 +98,9 @@ final class TaskInputs implements AutoCloseable {
                         // Read no more (or ended): what follows is dropped, as a closed pipe drops it.
                         open = false;
                     }
+                }
+                if (ended && queue.isEmpty()) {
+                    break;
                 }
             }
         } catch (InterruptedException e) {

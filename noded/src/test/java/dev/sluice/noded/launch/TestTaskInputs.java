@@ -102,6 +102,28 @@ class TestTaskInputs {
                 .isEqualTo(Long.toString((TaskInputs.QUEUED_CHUNKS + 64L) * chunk.length));
     }
 
+    /**
+     * srun's input ends while a task that reads, only later, still has a full queue: it gets every
+     * byte, then the end. The task sleeps while the frames come: one chunk fills the pipe, one waits
+     * in its writer, the queue holds the rest, so the end finds the queue full.
+     */
+    @Test
+    void aTaskThatReadsLateGetsEveryByteAfterTheEndCame() throws Exception {
+        StepLaunch r = step(StepLaunch.Stdin.Mode.ALL, 0, 0);
+        List<Process> tasks = List.of(task(r, 0, "sleep 1; wc -c"));
+        byte[] chunk = new byte[64 * 1024];
+        int chunks = TaskInputs.QUEUED_CHUNKS + 2;
+        try (TaskInputs inputs = TaskInputs.of(r, tasks)) {
+            for (int i = 0; i < chunks; i++) {
+                inputs.accept(TaskInput.newBuilder()
+                        .setData(ByteString.copyFrom(chunk))
+                        .build());
+            }
+            inputs.accept(TaskInput.newBuilder().setEof(true).build());
+        }
+        assertThat(output(tasks.get(0), 0).strip()).isEqualTo(Long.toString((long) chunks * chunk.length));
+    }
+
     @Test
     void withoutForwardingNoTaskReadsIt() {
         StepLaunch r = step(StepLaunch.Stdin.Mode.NONE, 0, 0, 1);
