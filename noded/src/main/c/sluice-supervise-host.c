@@ -44,6 +44,8 @@ struct job {
     char **cgroups;
     int ncgroups;
     char **user;            /* UID GID NAME ENVFILE GROUPS, or NULL */
+    char **environment;     /* the job's NAME=VALUE records given in the request, or NULL: ENVFILE's */
+    int nenvironment;
     char **io;              /* WORKDIR OUT ERR IN NODE APPEND, or NULL */
     char **args;            /* the request's arguments, NULL-terminated */
     char **command;         /* their tail after "--" */
@@ -201,6 +203,13 @@ static struct job *parse(char *frame, size_t length) {
         } else if (strcmp(option, "--io") == 0 && at + 6 <= argc) {
             job->io = argv + at;
             at += 6;
+        } else if (strcmp(option, "--environment") == 0 && at < argc) {
+            int n = atoi(argv[at++]);
+            if (n < 0 || at + n > argc)
+                goto bad;
+            job->environment = argv + at;
+            job->nenvironment = n;
+            at += n;
         } else {
             goto bad;
         }
@@ -588,11 +597,12 @@ static void serve(const char *token) {
 
 /*
  * The job's process, before it becomes the job's command with one exec (sluice-supervise.pl's
- * `job', step for step): its own session; the user's identity; the job's environment, read as
- * the user; the umask, working directory and standard files; its pid published through `ready',
+ * `job', step for step): its own session; the user's identity; the job's environment (the
+ * request's --environment records, or ENVFILE read as the user); the umask, working directory and standard files; its pid published through `ready',
  * and the host's word through `go'.
  */
 static char **job_environment(const char *file);
+static char **records_environment(char **records, size_t count);
 static char **environment_without(char **env, const char *name, char **value);
 static int environment_has(char **env, const char *name);
 
@@ -632,7 +642,8 @@ static void job_process(struct job *job, int ready, int go) {
                 _exit(1);
             }
         }
-        env = job_environment(job->user[3]);
+        env = job->environment ? records_environment(job->environment, (size_t) job->nenvironment)
+                               : job_environment(job->user[3]);
     }
     if (job->io) {
         const char *w = job->io[0], *o = job->io[1], *e = job->io[2], *i = job->io[3], *node = job->io[4];
@@ -742,9 +753,23 @@ static char **job_environment(const char *file) {
     size_t entries = 0;
     for (size_t i = 0; i <= have; i++)
         entries += text[i] == '\0';
-    char **env = calloc(entries + 1, sizeof *env);
+    char **records = calloc(entries + 1, sizeof *records);
+    if (!records)
+        _exit(1);
+    size_t count = 0;
+    for (char *e = text; e < text + have; e += strlen(e) + 1)
+        records[count++] = e;
+    return records_environment(records, count);
+}
+
+/* The environment of NAME=VALUE records: a later name wins, a record without a name is left out. */
+static char **records_environment(char **records, size_t count) {
+    char **env = calloc(count + 1, sizeof *env);
+    if (!env)
+        _exit(1);
     size_t n = 0;
-    for (char *e = text; e < text + have; e += strlen(e) + 1) {
+    for (size_t i = 0; i < count; i++) {
+        char *e = records[i];
         char *eq = strchr(e, '=');
         if (!eq || eq == e)
             continue;

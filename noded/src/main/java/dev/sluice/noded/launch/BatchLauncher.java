@@ -126,6 +126,7 @@ public final class BatchLauncher implements AutoCloseable {
                         nodeName,
                         spool,
                         supervisor,
+                        host.isPresent(),
                         daemonUid,
                         policy.cpuBinding(),
                         policy.prolog(),

@@ -4,6 +4,7 @@ import dev.sluice.noded.job.BatchJob;
 import dev.sluice.noded.spool.JobSpool;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -11,16 +12,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What starting one batch job writes and runs: its script and environment in the spool (the
- * user's, when the daemon is root), its Prolog and Epilog wrappers, its cgroups, and the one
- * supervisor command ({@link Supervisor}) that runs the script as the user. The command runs
- * with root's fixed environment only: the user's variables reach the job through the
- * environment file, never a program root runs.
+ * What starting one batch job writes and runs: its script in the spool (the user's, when the
+ * daemon is root), its Prolog and Epilog wrappers, its cgroups, and the one supervisor command
+ * ({@link Supervisor}) that runs the script as the user. The command runs with root's fixed
+ * environment only: the user's variables reach the job as records in the Perl or C supervisor's
+ * request, set only in the job's process once it is the user, or, for the shell supervisor,
+ * through an environment file its loader reads as the user; never a program root runs.
  */
 record SupervisedStart(
         String nodeName,
         JobSpool spool,
         Supervisor supervisor,
+        boolean hosted,
         int daemonUid,
         CpuBinding.Policy cpuBinding,
         List<String> prolog,
@@ -65,7 +68,12 @@ record SupervisedStart(
             JobSpool.chown(script, owner);
         }
         UserEnvironment userEnv = supervisor.userEnvironment();
-        Path envFile = spool.jobDir(jobId).resolve(JobSpool.ENVIRONMENT);
+        // A supervisor host (Perl's or C's) takes the job's variables in its request, as bytes: no
+        // file, one new inode fewer per job (docs/execution.md). A supervisor started alone is
+        // given them in a file: its arguments pass through the JDK's process launch, which
+        // encodes them in the locale's charset; the shell supervisor's loader reads a file too.
+        boolean inline = hosted;
+        Path envFile = inline ? Path.of("-") : spool.jobDir(jobId).resolve(JobSpool.ENVIRONMENT);
         BatchCommand built = BatchCommand.of(
                 job,
                 nodeName,
@@ -81,8 +89,16 @@ record SupervisedStart(
         if (!dropped.isEmpty()) {
             log.warn("job {}: without {} the variables {} cannot reach the job", jobId, Supervisor.PERL, dropped);
         }
-        spool.writeEnvironment(
-                jobId, userEnv.encode(built.environment()), daemonUid == 0 ? Optional.of(owner) : Optional.empty());
+        List<String> supervisorOptions = new ArrayList<>(built.options());
+        if (inline) {
+            List<String> records = UserEnvironment.records(built.environment());
+            supervisorOptions.add("--environment");
+            supervisorOptions.add(Integer.toString(records.size()));
+            supervisorOptions.addAll(records);
+        } else {
+            spool.writeEnvironment(
+                    jobId, userEnv.encode(built.environment()), daemonUid == 0 ? Optional.of(owner) : Optional.empty());
+        }
         Map<String, String> gresEnv = built.gresEnvironment();
         List<String> command = built.command();
         writeJobScript(jobId, "prolog", prolog, job, PrologEpilog.PROLOG_CONTEXT, gresEnv);
@@ -93,11 +109,11 @@ record SupervisedStart(
         Path jobDir = spool.jobDir(jobId);
         if (supervisor.exact()) {
             // The Perl supervisor joins the cgroups itself, first thing: no joiner process.
-            List<String> options = new java.util.ArrayList<>(Supervisor.cgroupOptions(cgroups));
-            options.addAll(built.options());
+            List<String> options = new ArrayList<>(Supervisor.cgroupOptions(cgroups));
+            options.addAll(supervisorOptions);
             return new Request(supervisor.arguments(jobDir, options, command), List.of());
         }
-        return new Request(supervisor.arguments(jobDir, built.options(), command), cgroups);
+        return new Request(supervisor.arguments(jobDir, supervisorOptions, command), cgroups);
     }
 
     /**

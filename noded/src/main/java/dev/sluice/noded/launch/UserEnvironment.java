@@ -64,16 +64,37 @@ final class UserEnvironment {
         this.perl = perl;
     }
 
+    /**
+     * The {@code NAME=VALUE} records of {@code env}, as the supervisor's job process loads them
+     * (given in its request, or from the file {@link #encode} writes): a NUL within a name or value
+     * ends its record there, as it would in the file, so a record never holds one.
+     */
+    static List<String> records(Map<String, String> env) {
+        List<String> out = new ArrayList<>(env.size());
+        env.forEach((name, value) -> {
+            String record = name + "=" + value;
+            int from = 0;
+            for (int nul = record.indexOf(0); nul >= 0; nul = record.indexOf(0, from)) {
+                out.add(record.substring(from, nul));
+                from = nul + 1;
+            }
+            out.add(record.substring(from));
+        });
+        return out;
+    }
+
     /** The file's bytes for {@code env} (values as {@link RawText}: escapes stand for their bytes). */
     byte[] encode(Map<String, String> env) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        env.forEach((name, value) -> {
-            if (perl) {
-                out.writeBytes(RawText.encode(name));
-                out.write('=');
-                out.writeBytes(RawText.encode(value));
+        if (perl) {
+            for (String record : records(env)) {
+                out.writeBytes(RawText.encode(record));
                 out.write(0);
-            } else if (SHELL_NAME.matcher(name).matches()) {
+            }
+            return out.toByteArray();
+        }
+        env.forEach((name, value) -> {
+            if (SHELL_NAME.matcher(name).matches()) {
                 out.writeBytes(("export " + name + "='").getBytes(StandardCharsets.US_ASCII));
                 // Within single quotes only the quote itself is special: end, escaped quote, reopen.
                 for (byte b : RawText.encode(value)) {

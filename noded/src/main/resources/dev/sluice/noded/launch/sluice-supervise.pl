@@ -3,21 +3,22 @@
 #   perl -t sluice-supervise.pl --serve [SETSID:EXIT_GROUP [TOKEN]]
 #     the supervisor host, one per node daemon: the parent of every job the daemon starts;
 #   perl -t sluice-supervise.pl JOBDIR SETSID:EXIT_GROUP [--cgroup N DIR...] [--user UID GID NAME ENVFILE GROUPS]
-#        [--io WORKDIR OUT ERR IN NODE APPEND] -- COMMAND...
+#        [--io WORKDIR OUT ERR IN NODE APPEND] [--environment N RECORD...] -- COMMAND...
 #     one job's supervisor, started alone (where no host runs, and in tests).
 # A job's life: the node's Prolog once (prolog.done), then the job's process, whose pid is recorded
 # (job.pid) once it leads its own session and has opened its files; it is ended at once if
 # sluice-noded already asked to; it is waited for with waitpid(2) and its exact wait status recorded
 # (wait_status), with the shell's form of it (exit); what the job left in its session is killed;
 # then the Epilog, and supervisor.done. Facts are lines appended to the job's file `facts', each by
-# one write(2), so a restarted sluice-noded reads each whole or not at all (a cut last line). --cgroup: Prolog, job and Epilog run in each DIR (cgroup.procs): a
+# one write(2), so a restarted sluice-noded reads each whole or not at all (a cut last line).
+# --cgroup: Prolog, job and Epilog run in each DIR (cgroup.procs): a
 # supervisor alone joins them itself first (exit 126 when it cannot, before anything else); under
 # the host each of a job's processes joins them before it does anything else, and a job's process
 # that cannot ends the job with no status, as a supervisor that could not did.
 # The job's process, before it becomes COMMAND with one exec: its own session; the user's identity
 # (--user: groups, GROUPS comma-separated as the daemon's getgrouplist(3) found them, or those of the
-# group file when empty; gid, uid, real, effective and saved); the job's environment, read from ENVFILE as
-# the user; the user's umask (SLURM_UMASK); the working directory, or /tmp; its standard files,
+# group file when empty; gid, uid, real, effective and saved); the job's environment, the N
+# NAME=VALUE records of --environment, or else read from ENVFILE as the user (a later name wins); the user's umask (SLURM_UMASK); the working directory, or /tmp; its standard files,
 # opened as the user (--io: truncated unless APPEND is 1, then opened for appending; failing that,
 # the job ends by signal 53, Slurm's JobLaunchFailure); SIGINT, SIGQUIT and SIGPIPE at their defaults.
 # SETSID is setsid(2)'s system call number here, or 0 for POSIX::setsid; EXIT_GROUP exit_group(2)'s,
@@ -135,6 +136,7 @@ sub parse {
         if ($opt eq '--cgroup') { my $n = shift @rest; $job{cgroups} = [splice(@rest, 0, $n)]; }
         elsif ($opt eq '--user') { $job{user} = [splice(@rest, 0, 5)]; }
         elsif ($opt eq '--io') { $job{io} = [splice(@rest, 0, 6)]; }
+        elsif ($opt eq '--environment') { my $n = shift @rest; $job{environment} = [splice(@rest, 0, $n)]; }
         else { return undef; }
     }
     shift @rest;
@@ -353,15 +355,23 @@ sub job {
                 done(1);
             }
         }
-        open(my $f, '<:raw', $envfile) or die "slurmstepd: error: cannot read the job's environment: $!\n";
-        local $/ = "\0";
+        my @records;
+        if ($job->{environment}) {
+            @records = @{$job->{environment}};
+        } else {
+            open(my $f, '<:raw', $envfile) or die "slurmstepd: error: cannot read the job's environment: $!\n";
+            local $/ = "\0";
+            while (defined(my $e = <$f>)) {
+                chomp $e;
+                push @records, $e;
+            }
+            close($f);
+        }
         my %env;
-        while (defined(my $e = <$f>)) {
-            chomp $e;
+        for my $e (@records) {
             my $i = index($e, '=');
             $env{substr($e, 0, $i)} = substr($e, $i + 1) if $i > 0;
         }
-        close($f);
         %ENV = %env;
     }
     if (@{$job->{io}}) {

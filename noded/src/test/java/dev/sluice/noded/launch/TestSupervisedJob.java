@@ -115,6 +115,47 @@ class TestSupervisedJob {
                 .isEqualTo(PosixFilePermissions.fromString("rw-r-----"));
     }
 
+    /**
+     * How a node daemon gives the job's variables to the Perl and C supervisor hosts: as records in
+     * the request, no file. Bytes that are not UTF-8 arrive as they are, a NUL ends a record as it
+     * would in the file, and a later name wins.
+     */
+    @Test
+    void theVariablesGivenInTheRequestAreTheJobsExactly() throws Exception {
+        Supervisor supervisor = supervisor();
+        Path dir = Files.createDirectories(spool.resolve("job00002"));
+        Path out = spool.resolve("inline.out");
+        byte[] value = {'x', (byte) 0xe9, '\'', ' ', '$', 'H', '\n', (byte) 0xff};
+        Map<String, String> env = new java.util.LinkedHashMap<>();
+        env.put("PATH", "/usr/bin:/bin");
+        env.put("V", dev.sluice.common.text.RawText.decode(value));
+        env.put("W", "a\0B=b");
+        List<String> records = new ArrayList<>(UserEnvironment.records(env));
+        records.add("PATH=/bin:/usr/bin");
+        Path program = spool.resolve("inline-script");
+        Files.writeString(program, "#!/bin/sh\nprintf %s \"$V\" > " + out + "; env > " + out + ".all\n");
+        Files.setPosixFilePermissions(program, PosixFilePermissions.fromString("rwxr-xr-x"));
+        List<String> options = new ArrayList<>(
+                List.of("--user", Integer.toString(uid()), Integer.toString(uid()), "sluiceuser1", "-", ""));
+        options.addAll(List.of("--io", spool.toString(), "/dev/null", "/dev/null", "/dev/null", "n1", "0"));
+        options.addAll(List.of("--environment", Integer.toString(records.size())));
+        options.addAll(records);
+        // Through a host, as a node daemon sends it: a lone supervisor's arguments pass through
+        // the JDK's process launch, which encodes them in the locale's charset.
+        try (SupervisorHost host = supervisor.host().orElseThrow()) {
+            host.start(supervisor.arguments(dir, options, List.of(program.toString())))
+                    .ended()
+                    .get(30, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        assertThat(JobFacts.of(dir).value(Supervisor.WAIT_STATUS)).contains("0");
+        assertThat(Files.readAllBytes(out)).containsExactly(value);
+        assertThat(Files.readAllLines(
+                        out.resolveSibling("inline.out.all"), java.nio.charset.StandardCharsets.ISO_8859_1))
+                .contains("PATH=/bin:/usr/bin", "W=a", "B=b")
+                .doesNotContain("PATH=/usr/bin:/bin");
+        assertThat(dir.resolve("environment")).doesNotExist();
+    }
+
     @Test
     void aDirectoryItCannotEnterSendsItToTmpWithSlurmsWords() throws Exception {
         Supervisor supervisor = supervisor();
