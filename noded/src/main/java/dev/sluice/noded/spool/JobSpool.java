@@ -30,6 +30,8 @@ import java.util.stream.Stream;
  * (the launch request holds the job's environment) root's alone, 0600.
  */
 public final class JobSpool {
+    /** A fact only an earlier version's supervisor writes as a file of its own. */
+    private static final String LEGACY_MARK = "supervisor.pid";
     /** The completion report as an earlier version kept it: a file of its own. */
     private static final String REPORT_FILE = "complete.pb";
     /** The completion report, a fact: the wire form in base64, so the job's end costs no new inode. */
@@ -178,9 +180,18 @@ public final class JobSpool {
                 : Optional.empty();
     }
 
-    /** A small fact about a running job (a pid, an exit status, an end state), written whole ({@link JobFacts}). */
+    /**
+     * A small fact about a running job (a pid, an exit status, an end state), written whole ({@link
+     * JobFacts}). A job an earlier version started has a supervisor that reads facts a file each
+     * (its pid is such a file): it gets the file too, so that it sees an end asked for before its
+     * job runs.
+     */
     public void writeFact(int jobId, String name, String value) throws IOException {
-        JobFacts.append(createJobDir(jobId), name, value);
+        Path dir = createJobDir(jobId);
+        JobFacts.append(dir, name, value);
+        if (Files.isRegularFile(dir.resolve(LEGACY_MARK), LinkOption.NOFOLLOW_LINKS)) {
+            writeAtomically(dir.resolve(name), (value + "\n").getBytes(StandardCharsets.US_ASCII));
+        }
     }
 
     /**

@@ -97,6 +97,20 @@ class TestJobFacts {
     }
 
     @Test
+    void aJobAnEarlierVersionStartedGetsTheDaemonsFactsAsFilesItsSupervisorReads() throws Exception {
+        JobSpool spool = new JobSpool(dir.resolve("spool"));
+        Path legacy = Files.createDirectories(spool.jobDir(3));
+        Files.writeString(legacy.resolve("supervisor.pid"), "4321\n");
+        spool.writeFact(3, "end_state", "CANCELLED");
+        spool.writeFact(4, "end_state", "TIMEOUT");
+
+        assertThat(legacy.resolve("end_state")).hasContent("CANCELLED");
+        assertThat(spool.fact(3, "end_state")).contains("CANCELLED");
+        assertThat(spool.jobDir(4).toFile().list()).containsExactly(JobFacts.FILE);
+        assertThat(spool.fact(4, "end_state")).contains("TIMEOUT");
+    }
+
+    @Test
     void aFactThatWouldSpanLinesIsRefusedAndNothingIsWritten() {
         assertThatThrownBy(() -> JobFacts.append(dir, "exit", "1\nwait_status=0"))
                 .isInstanceOf(IllegalArgumentException.class);
