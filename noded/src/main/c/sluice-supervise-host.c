@@ -167,6 +167,19 @@ static void free_job(struct job *job) {
     free(job);
 }
 
+/* An option's count N, then its N arguments, from argv[*at] on; 0 when they are not all there. */
+static int counted(char **argv, int argc, int *at, char ***items, int *count) {
+    if (*at >= argc)
+        return 0;
+    int n = atoi(argv[(*at)++]);
+    if (n < 0 || *at + n > argc)
+        return 0;
+    *items = argv + *at;
+    *count = n;
+    *at += n;
+    return 1;
+}
+
 /* A lone supervisor's arguments: JOBDIR SETSID:EXIT_GROUP [options] -- COMMAND... */
 static struct job *parse(char *frame, size_t length) {
     int argc = 0;
@@ -190,26 +203,18 @@ static struct job *parse(char *frame, size_t length) {
     job->dir = argv[0];
     while (at < argc && strcmp(argv[at], "--") != 0) {
         const char *option = argv[at++];
-        if (strcmp(option, "--cgroup") == 0 && at < argc) {
-            int n = atoi(argv[at++]);
-            if (n < 0 || at + n > argc)
+        if (strcmp(option, "--cgroup") == 0) {
+            if (!counted(argv, argc, &at, &job->cgroups, &job->ncgroups))
                 goto bad;
-            job->cgroups = argv + at;
-            job->ncgroups = n;
-            at += n;
         } else if (strcmp(option, "--user") == 0 && at + 5 <= argc) {
             job->user = argv + at;
             at += 5;
         } else if (strcmp(option, "--io") == 0 && at + 6 <= argc) {
             job->io = argv + at;
             at += 6;
-        } else if (strcmp(option, "--environment") == 0 && at < argc) {
-            int n = atoi(argv[at++]);
-            if (n < 0 || at + n > argc)
+        } else if (strcmp(option, "--environment") == 0) {
+            if (!counted(argv, argc, &at, &job->environment, &job->nenvironment))
                 goto bad;
-            job->environment = argv + at;
-            job->nenvironment = n;
-            at += n;
         } else {
             goto bad;
         }

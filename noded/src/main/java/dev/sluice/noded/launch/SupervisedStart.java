@@ -72,8 +72,7 @@ record SupervisedStart(
         // file, one new inode fewer per job (docs/execution.md). A supervisor started alone is
         // given them in a file: its arguments pass through the JDK's process launch, which
         // encodes them in the locale's charset; the shell supervisor's loader reads a file too.
-        boolean inline = hosted;
-        Path envFile = inline ? Path.of("-") : spool.jobDir(jobId).resolve(JobSpool.ENVIRONMENT);
+        Path envFile = hosted ? Path.of("-") : spool.jobDir(jobId).resolve(JobSpool.ENVIRONMENT);
         BatchCommand built = BatchCommand.of(
                 job,
                 nodeName,
@@ -90,7 +89,7 @@ record SupervisedStart(
             log.warn("job {}: without {} the variables {} cannot reach the job", jobId, Supervisor.PERL, dropped);
         }
         List<String> supervisorOptions = new ArrayList<>(built.options());
-        if (inline) {
+        if (hosted) {
             List<String> records = UserEnvironment.records(built.environment());
             supervisorOptions.add("--environment");
             supervisorOptions.add(Integer.toString(records.size()));

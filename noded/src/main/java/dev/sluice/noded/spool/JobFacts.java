@@ -35,6 +35,9 @@ public final class JobFacts {
     /** The facts' file in a job's directory. */
     public static final String FILE = "facts";
 
+    /** The supervisor's pid: the first fact every supervisor of this version writes. */
+    private static final String SUPERVISOR_PID = "supervisor.pid";
+
     private final Path jobDir;
     private final Map<String, String> values;
 
@@ -71,20 +74,29 @@ public final class JobFacts {
 
     /** Whether {@code name} was written, with any value (an empty one marks an event). */
     public boolean has(String name) {
-        return values.containsKey(name) || Files.exists(jobDir.resolve(name));
+        return values.containsKey(name) || (legacy() && Files.exists(jobDir.resolve(name)));
+    }
+
+    /**
+     * Whether the job may keep facts a file each: its supervisor (an earlier version's) has not
+     * written its pid here. This version's supervisors write it first, so a job of theirs reads
+     * no file for a fact it lacks (an absent Prolog failure, say, costs no failed open per job).
+     */
+    private boolean legacy() {
+        return !values.containsKey(SUPERVISOR_PID);
     }
 
     /** The value of {@code name}; empty when it was not written or was written empty. */
     public Optional<String> value(String name) {
         String value = values.get(name);
         if (value == null) {
-            value = legacy(jobDir, name);
+            value = legacy() ? fileValue(jobDir, name) : "";
         }
         value = value.strip();
         return value.isEmpty() ? Optional.empty() : Optional.of(value);
     }
 
-    private static String legacy(Path jobDir, String name) {
+    private static String fileValue(Path jobDir, String name) {
         try {
             return Files.readString(jobDir.resolve(name), StandardCharsets.US_ASCII);
         } catch (IOException e) {

@@ -74,7 +74,7 @@ class TestSupervisorHost {
                 started.ended().get(10, TimeUnit.SECONDS);
                 assertThat(fact(dir, Supervisor.EXIT)).isEqualTo(Integer.toString(i + 3));
                 assertThat(fact(dir, Supervisor.SUPERVISOR_PID)).isEqualTo(Long.toString(started.pid()));
-                assertThat(fact(dir, "parent"))
+                assertThat(Files.readString(parent).strip())
                         .as("no process between host and job")
                         .isEqualTo(Long.toString(started.pid()));
                 assertThat(Integer.parseInt(fact(dir, Supervisor.WAIT_STATUS))).isEqualTo((i + 3) << 8);
