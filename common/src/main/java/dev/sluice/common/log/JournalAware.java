@@ -24,7 +24,16 @@ public final class JournalAware {
     /** The logger (and its children) whose messages are Slurm's words, printed as they are. */
     public static final String SLURM_WORDS = "slurm";
 
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS");
+    private static final DateTimeFormatter TO_SECOND = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss");
+
+    /**
+     * The timestamp up to its second, {@code [2026-12-02T03:58:34.}, as last formatted: a daemon
+     * logs many lines a second (three a job at the controller), and formatting a date is most of
+     * a line's cost. Shared by every logging thread; a stale one is only formatted again.
+     */
+    private record Second(long epochSecond, ZoneId zone, String text) {}
+
+    private static volatile Second lastSecond;
 
     private JournalAware() {}
 
@@ -64,10 +73,26 @@ public final class JournalAware {
         if (journal) {
             b.append(priority(event.getLevel()));
         } else {
-            b.append('[')
-                    .append(TIME.format(
-                            Instant.ofEpochMilli(event.getTimeStamp()).atZone(zone)))
-                    .append("] ");
+            long millis = event.getTimeStamp();
+            long epochSecond = Math.floorDiv(millis, 1000L);
+            int milli = (int) Math.floorMod(millis, 1000L);
+            Second second = lastSecond;
+            if (second == null
+                    || second.epochSecond() != epochSecond
+                    || !second.zone().equals(zone)) {
+                second = new Second(
+                        epochSecond,
+                        zone,
+                        "["
+                                + TO_SECOND.format(
+                                        Instant.ofEpochSecond(epochSecond).atZone(zone)) + ".");
+                lastSecond = second;
+            }
+            b.append(second.text());
+            if (milli < 100) {
+                b.append(milli < 10 ? "00" : "0");
+            }
+            b.append(milli).append("] ");
         }
         b.append(levelWord(event.getLevel()));
         String logger = event.getLoggerName();

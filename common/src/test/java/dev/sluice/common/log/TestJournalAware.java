@@ -6,6 +6,13 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.spi.LoggingEvent;
 import java.time.Instant;
 import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.LongRange;
 import org.junit.jupiter.api.Test;
 
 class TestJournalAware {
@@ -47,6 +54,27 @@ class TestJournalAware {
         assertThat(JournalAware.prefix(event("a.B", Level.WARN), true, UTC)).isEqualTo("<4>warning: B: ");
         assertThat(JournalAware.prefix(event("slurm.jobs", Level.INFO), true, UTC))
                 .isEqualTo("<6>");
+    }
+
+    /** The timestamp is formatted a second at a time: any instant, in any order, reads as itself. */
+    @Property(tries = 300)
+    void everyLineCarriesItsOwnMillisecond(
+            @ForAll @LongRange(min = 0, max = 4_102_444_800_000L) long first,
+            @ForAll @LongRange(min = -3_000, max = 3_000) long step,
+            @ForAll("zones") String zone) {
+        ZoneId id = ZoneId.of(zone);
+        DateTimeFormatter expected = DateTimeFormatter.ofPattern("'['yyyy-MM-dd'T'HH:mm:ss.SSS'] '");
+        for (long millis : new long[] {first, first + step, first, Math.max(0, first - step), first + 999}) {
+            LoggingEvent e = event("slurm", Level.INFO);
+            e.setInstant(Instant.ofEpochMilli(millis));
+            assertThat(JournalAware.prefix(e, false, id))
+                    .isEqualTo(expected.format(Instant.ofEpochMilli(millis).atZone(id)));
+        }
+    }
+
+    @Provide
+    Arbitrary<String> zones() {
+        return Arbitraries.of("UTC", "Europe/Berlin", "America/New_York", "Asia/Kolkata", "Australia/Lord_Howe");
     }
 
     private static LoggingEvent event(String logger, Level level) {
