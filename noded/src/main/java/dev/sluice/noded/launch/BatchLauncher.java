@@ -105,7 +105,16 @@ public final class BatchLauncher implements AutoCloseable {
     }
 
     /** @throws IOException when the job cannot be started here (the controller requeues or fails it) */
-    public synchronized void launch(BatchJob launched) throws IOException {
+    public void launch(BatchJob launched) throws IOException {
+        launch(launched, JobSpool.launchRecord(launched));
+    }
+
+    /**
+     * @param record the launch as the spool keeps it ({@link JobSpool#saveLaunch}): the bytes the
+     *     controller signed, as the credential check gave them, so not made again from the job
+     * @throws IOException when the job cannot be started here (the controller requeues or fails it)
+     */
+    public synchronized void launch(BatchJob launched, byte[] record) throws IOException {
         int jobId = launched.jobId();
         if (memory.ran(jobId, launched.restartCount())) {
             log.info("job {} already ran here; ignoring the repeated launch", jobId);
@@ -133,7 +142,7 @@ public final class BatchLauncher implements AutoCloseable {
                         policy.epilog(),
                         confinement)
                 .prepare(launched);
-        spool.saveLaunch(launched);
+        spool.saveLaunch(jobId, record);
         RunningJob job;
         if (host.isPresent()) {
             SupervisorHost.Started started = host.get().start(request.arguments());

@@ -146,14 +146,15 @@ public final class NodeControlService extends NodeControlGrpc.NodeControlImplBas
 
     private LaunchOutcome launch(LaunchBatchJobRequest request) {
         LaunchOutcome.Builder outcome = LaunchOutcome.newBuilder().setJobId(request.getJobId());
+        byte[] asSigned;
         try {
-            credentials.check(request);
+            asSigned = credentials.check(request);
         } catch (AuthException e) {
             log.warn("refused launch of job {}: {}", request.getJobId(), e.getMessage());
             return outcome.setRefused(true).setError(e.getMessage()).build();
         }
         try {
-            launcher.launch(BatchJobMapper.toJob(request));
+            launcher.launch(BatchJobMapper.toJob(request), asSigned);
             return outcome.build();
         } catch (IOException | RuntimeException e) {
             return outcome.setError("launch failed: " + e.getMessage()).build();

@@ -168,8 +168,20 @@ public final class JobSpool {
      * the controller's launch message, the form every earlier daemon wrote.
      */
     public void saveLaunch(BatchJob job) throws IOException {
-        writeAtomically(
-                jobDir(job.jobId()).resolve(LAUNCH), BatchJobMapper.toWire(job).toByteArray());
+        saveLaunch(job.jobId(), launchRecord(job));
+    }
+
+    /**
+     * @param record a {@code LaunchBatchJobRequest}'s bytes ({@link #launchRecord}, or the launch
+     *     as it came); {@link #launch} reads it back
+     */
+    public void saveLaunch(int jobId, byte[] record) throws IOException {
+        writeAtomically(jobDir(jobId).resolve(LAUNCH), record);
+    }
+
+    /** What {@link #saveLaunch} keeps of a job: the launch message an older daemon wrote too. */
+    public static byte[] launchRecord(BatchJob job) {
+        return BatchJobMapper.toWire(job).toByteArray();
     }
 
     /** The launch of a job saved here (by this daemon or an earlier one), mapped as one that arrives is. */

@@ -48,6 +48,26 @@ class TestSpooledLaunch {
     }
 
     @Test
+    void aLaunchKeptAsTheControllerSignedItIsReadBackAsTheJob() throws Exception {
+        JobSpool spool = new JobSpool(dir.resolve("spool"));
+        LaunchBatchJobRequest sent = LaunchBatchJobRequest.newBuilder()
+                .setJobId(7)
+                .setTimeLimitMinutes(5)
+                .setCredential("token")
+                .setSpec(JobSpec.newBuilder()
+                        .setScript(ByteString.copyFromUtf8("#!/bin/sh\ntrue\n"))
+                        .putEnvironment("B", ByteString.copyFromUtf8("2"))
+                        .putEnvironment("A", ByteString.copyFromUtf8("1"))
+                        .setOwner(Identity.newBuilder().setUid(1000).setGid(100).setUserName("alice")))
+                .build();
+
+        spool.saveLaunch(7, sent.toByteArray());
+
+        assertThat(spool.launch(7)).contains(BatchJobMapper.toJob(sent));
+        assertThat(spool.launch(7).orElseThrow().submission().environment()).hasSize(2);
+    }
+
+    @Test
     void aJobSavedIsReadBackUnchangedInTheSameMessage() throws Exception {
         JobSpool spool = new JobSpool(dir.resolve("spool"));
         BatchJob job = BatchJobBuilder.job(5)

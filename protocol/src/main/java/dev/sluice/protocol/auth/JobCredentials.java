@@ -57,6 +57,11 @@ public final class JobCredentials {
                 : request.toBuilder().clearCredential().build();
         byte[] canonical = canonical(body);
         String token = keys.issue(owner(body.getSpec().getOwner(), node), DaemonAuth.NODED, canonical, now, TTL);
+        return withCredential(canonical, token);
+    }
+
+    /** A launch's canonical bytes with its credential field added: the launch as signed. */
+    static byte[] withCredential(byte[] canonical, String token) {
         int field = LaunchBatchJobRequest.CREDENTIAL_FIELD_NUMBER;
         byte[] signed = new byte[canonical.length + CodedOutputStream.computeStringSize(field, token)];
         System.arraycopy(canonical, 0, signed, 0, canonical.length);
@@ -135,32 +140,34 @@ public final class JobCredentials {
             this.clock = requireNonNull(clock, "clock is null");
         }
 
-        /** @throws AuthException with Slurm's wording, when the launch must not run */
-        public void check(LaunchBatchJobRequest request) throws AuthException {
-            verify(
-                    request.getCredential(),
-                    request.toBuilder().clearCredential().build(),
-                    request.getSpec().getOwner(),
-                    null);
+        /**
+         * @return the launch as signed: the bytes its credential covers, with the credential. A
+         *     node daemon keeps these as they are: the request serialised once, here, for both.
+         * @throws AuthException with Slurm's wording, when the launch must not run
+         */
+        public byte[] check(LaunchBatchJobRequest request) throws AuthException {
+            byte[] canonical = canonical(request.toBuilder().clearCredential().build());
+            verify(request.getCredential(), canonical, request.getSpec().getOwner(), null);
+            return withCredential(canonical, request.getCredential());
         }
 
         /** @throws AuthException with Slurm's wording, when the launch must not run */
         public void check(LaunchStepRequest request) throws AuthException {
             verify(
                     request.getCredential(),
-                    request.toBuilder().clearCredential().build(),
+                    canonical(request.toBuilder().clearCredential().build()),
                     request.getOwner(),
                     request.getJobId() + "." + request.getStepId());
         }
 
-        private void verify(String token, MessageLite body, Identity owner, String stepKey) throws AuthException {
+        private void verify(String token, byte[] canonical, Identity owner, String stepKey) throws AuthException {
             if (token.isEmpty()) {
                 throw new AuthException("Invalid job credential: the launch carries none");
             }
             Instant now = clock.instant();
             ClusterCredentials.Verified v;
             try {
-                v = keys.get().verify(token, DaemonAuth.NODED, canonical(body), now);
+                v = keys.get().verify(token, DaemonAuth.NODED, canonical, now);
             } catch (AuthException e) {
                 String reason = e.getMessage();
                 throw new AuthException((reason.startsWith("credential expired")

@@ -48,6 +48,17 @@ class TestJobCredentials {
     }
 
     @Test
+    void the_checked_launch_comes_back_as_the_node_keeps_it_the_request_whole() throws Exception {
+        // The map's entries were put out of order: the kept bytes are the canonical ones.
+        LaunchBatchJobRequest signed = JobCredentials.sign(batch(), "node1", keys, NOW);
+        byte[] kept = node1.check(signed);
+        assertThat(LaunchBatchJobRequest.parseFrom(kept)).isEqualTo(signed);
+        // As the controller sends it: the same bytes, so a launch is serialised once at each end.
+        assertThat(kept)
+                .isEqualTo(JobCredentials.withCredential(JobCredentials.canonical(batch()), signed.getCredential()));
+    }
+
+    @Test
     void a_launch_signed_again_carries_only_the_new_credential() {
         // A retry re-signs what was sent: the old credential (for node2) is replaced, not signed over.
         LaunchBatchJobRequest forNode2 = JobCredentials.sign(batch(), "node2", keys, NOW);
