@@ -104,11 +104,6 @@ public final class BatchLauncher implements AutoCloseable {
         return out;
     }
 
-    /** @throws IOException when the job cannot be started here (the controller requeues or fails it) */
-    public void launch(BatchJob launched) throws IOException {
-        launch(launched, JobSpool.launchRecord(launched));
-    }
-
     /**
      * @param record the launch as the spool keeps it ({@link JobSpool#saveLaunch}): the bytes the
      *     controller signed, as the credential check gave them, so not made again from the job

@@ -166,14 +166,10 @@ public final class JobSpool {
     /**
      * Keeps the job's launch beside the script, so a restarted daemon can re-adopt the job: as
      * the controller's launch message, the form every earlier daemon wrote.
-     */
-    public void saveLaunch(BatchJob job) throws IOException {
-        saveLaunch(job.jobId(), launchRecord(job));
-    }
-
-    /**
-     * @param record a {@code LaunchBatchJobRequest}'s bytes ({@link #launchRecord}, or the launch
-     *     as it came); {@link #launch} reads it back
+     *
+     * @param record a {@code LaunchBatchJobRequest}'s bytes: the launch as it came, as the
+     *     credential check gave them ({@link #launchRecord} makes them from a job); {@link
+     *     #launch} reads it back
      */
     public void saveLaunch(int jobId, byte[] record) throws IOException {
         writeAtomically(jobDir(jobId).resolve(LAUNCH), record);

@@ -2,6 +2,7 @@ package dev.sluice.noded.launch;
 
 import static org.awaitility.Awaitility.await;
 
+import dev.sluice.noded.job.BatchJob;
 import dev.sluice.noded.job.BatchJobBuilder;
 import dev.sluice.noded.spool.JobSpool;
 import dev.sluice.noded.spool.Outbox;
@@ -38,6 +39,11 @@ abstract class BatchLauncherTestBase {
 
     /** The launcher under test, on {@code setup} (node n7, the spool, {@link #clock}, the policy). */
     abstract BatchLauncher newLauncher(LaunchSetup setup, Outbox outbox) throws IOException;
+
+    /** Launches {@code job} as the node daemon does, with the launch record the spool keeps. */
+    void launch(BatchJob job) throws IOException {
+        launcher.launch(job, JobSpool.launchRecord(job));
+    }
 
     @BeforeEach
     void start() throws Exception {

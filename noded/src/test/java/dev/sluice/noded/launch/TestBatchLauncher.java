@@ -69,7 +69,7 @@ class TestBatchLauncher extends BatchLauncherTestBase {
 
     @Test
     void theScriptRunsInItsDirectoryWithSlurmsEnvironmentAndItsExitStatusIsReported() throws Exception {
-        launcher.launch(request(
+        launch(request(
                 "echo \"$SLURM_JOB_ID $SLURM_JOB_NODELIST $SLURM_NNODES $SLURMD_NODENAME $SLURM_CPUS_ON_NODE"
                         + " $SLURM_JOB_PARTITION $SLURM_CLUSTER_NAME $ENVIRONMENT $(pwd)\"\n"
                         + "echo \"$KEPT\"\necho to-err >&2\nexit 3",
@@ -93,7 +93,7 @@ class TestBatchLauncher extends BatchLauncherTestBase {
 
     @Test
     void aSignalSentToTheJobIsReportedAsThatSignal() throws Exception {
-        launcher.launch(request("touch started\nsleep 30", 0, 0));
+        launch(request("touch started\nsleep 30", 0, 0));
         awaitStarted();
 
         assertThat(launcher.signal(JOB, 10, false)).isTrue();
@@ -109,7 +109,7 @@ class TestBatchLauncher extends BatchLauncherTestBase {
     void aLaunchArrivingAfterItsTimeLimitEndsTheJobAsTimeout() throws Exception {
         // Two minutes after its start by the controller's clock: a one-minute limit has passed.
         now.set(START.plusSeconds(120));
-        launcher.launch(request("touch started\nsleep 30", 1, 0));
+        launch(request("touch started\nsleep 30", 1, 0));
 
         JobCompleteRequest report = awaitReport(JOB);
 
@@ -132,7 +132,7 @@ class TestBatchLauncher extends BatchLauncherTestBase {
     void aTimeLimitUsedUpAtLaunchIsAnnouncedInTheErrorFileTheJobOpensAfterwards() throws Exception {
         policy.set(LaunchPolicy.scripts(List.of(holdingProlog().toString()), List.of()));
         now.set(START.plusSeconds(120));
-        launcher.launch(request("echo ran\nsleep 30", 1, 0));
+        launch(request("echo ran\nsleep 30", 1, 0));
         // The limit is enforced while the Prolog still runs: the job has neither pid nor files yet.
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> spool.fact(JOB, RunningJob.END_STATE).isPresent());
@@ -151,7 +151,7 @@ class TestBatchLauncher extends BatchLauncherTestBase {
     @Test
     void aCancelBeforeTheJobLeadsItsOwnSessionEndsItByTerm() throws Exception {
         policy.set(LaunchPolicy.scripts(List.of(holdingProlog().toString()), List.of()));
-        launcher.launch(request("echo ran\nexit 0", 0, 0));
+        launch(request("echo ran\nexit 0", 0, 0));
 
         // Before its process group exists: Slurm's scancel of a just-started job still ends it by
         // SIGTERM (sacct's ExitCode 0:15), never by KILL after KillWait nor by running it.
@@ -170,7 +170,7 @@ class TestBatchLauncher extends BatchLauncherTestBase {
     @Test
     void aSignalDuringThePrologIsDroppedAndTheJobRunsToItsOwnEnd() throws Exception {
         policy.set(LaunchPolicy.scripts(List.of(holdingProlog().toString()), List.of()));
-        launcher.launch(request("echo ran\nexit 0", 0, 0));
+        launch(request("echo ran\nexit 0", 0, 0));
 
         // As Slurm 22.05's slurmd, which finds no step to signal while the Prolog runs.
         assertThat(launcher.signal(JOB, 10, false)).as("the job is here").isTrue();
@@ -193,7 +193,7 @@ class TestBatchLauncher extends BatchLauncherTestBase {
                         + " ]; do sleep 0.05; done\n");
         Files.setPosixFilePermissions(prolog, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
         policy.set(LaunchPolicy.scripts(List.of(prolog.toString()), List.of()).withPrologAtAllocation(true));
-        launcher.launch(request("echo ran\nexit 0", 0, 3));
+        launch(request("echo ran\nexit 0", 0, 3));
 
         await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(work.resolve("prolog-started")));
         // The job shows reason Prolog at the controller until this notice.
@@ -223,7 +223,7 @@ class TestBatchLauncher extends BatchLauncherTestBase {
 
     @Test
     void theTimeLimitCountsRunTimeOnTheInjectedClockAndEndsTheJobWithSlurmsLine() throws Exception {
-        launcher.launch(request("touch started\nsleep 30", 1, 0));
+        launch(request("touch started\nsleep 30", 1, 0));
         awaitStarted();
 
         // Ran 70 s, then suspended for 30 s: resumed, its one-minute limit has passed.
@@ -245,7 +245,7 @@ class TestBatchLauncher extends BatchLauncherTestBase {
 
     @Test
     void timeSpentSuspendedDoesNotCountTowardsTheTimeLimit() throws Exception {
-        launcher.launch(request("touch started\nwhile [ ! -e go ]; do sleep 0.1; done\nexit 0", 1, 0));
+        launch(request("touch started\nwhile [ ! -e go ]; do sleep 0.1; done\nexit 0", 1, 0));
         awaitStarted();
 
         // Ran 30 s, then suspended for 15 minutes: 30 s of its minute are left.
@@ -263,7 +263,7 @@ class TestBatchLauncher extends BatchLauncherTestBase {
     @Test
     void aTimeLimitWithTimeLeftOnTheInjectedClockLetsTheJobEnd() throws Exception {
         // The wall clock is years past START: only the injected clock says the limit is not used up.
-        launcher.launch(request("sleep 1\nexit 0", 1, 0));
+        launch(request("sleep 1\nexit 0", 1, 0));
 
         JobCompleteRequest report = awaitReport(JOB);
 
@@ -274,7 +274,7 @@ class TestBatchLauncher extends BatchLauncherTestBase {
 
     @Test
     void terminateEndsTheJobAsCancelledAndItsStepsHearTermThenKill() throws Exception {
-        launcher.launch(request("touch started\nsleep 30", 0, 0));
+        launch(request("touch started\nsleep 30", 0, 0));
         awaitStarted();
 
         launcher.terminate(JOB, dev.sluice.common.slurm.JobState.CANCELLED, 0);
@@ -290,7 +290,7 @@ class TestBatchLauncher extends BatchLauncherTestBase {
     @Test
     void aTerminateThatOvertakesItsLaunchEndsThatRunAtOnce() throws Exception {
         launcher.terminate(JOB, dev.sluice.common.slurm.JobState.CANCELLED, 0);
-        launcher.launch(request("touch started\nsleep 30", 0, 0));
+        launch(request("touch started\nsleep 30", 0, 0));
 
         JobCompleteRequest report = awaitReport(JOB);
         assertThat(report.getEndState()).isEqualTo(JobState.CANCELLED);
@@ -300,16 +300,16 @@ class TestBatchLauncher extends BatchLauncherTestBase {
     @Test
     void aLaunchRepeatedAfterTheRunEndedRunsNothingButARequeuedRunDoes() throws Exception {
         BatchJob first = request("echo ran >> runs", 0, 0);
-        launcher.launch(first);
+        launch(first);
         awaitReport(JOB);
         outbox.delivered(JOB);
 
         // The controller's retry of the same run, its first answer having come late.
-        launcher.launch(first);
+        launch(first);
         assertThat(launcher.runningJobIds()).isEmpty();
         assertThat(outbox.reports()).isEmpty();
 
-        launcher.launch(request("echo ran >> runs", 0, 1));
+        launch(request("echo ran >> runs", 0, 1));
         assertThat(awaitReport(JOB).getRestartCount()).isEqualTo(1);
         assertThat(file("runs")).isEqualTo("ran\nran\n");
     }

@@ -76,7 +76,7 @@ class TestBatchLauncherWithoutPerl extends BatchLauncherTestBase {
 
     @Test
     void theScriptRunsInItsDirectoryWithItsFilesAndItsExitStatusIsReported() throws Exception {
-        launcher.launch(request("echo \"$SLURM_JOB_ID $SLURMD_NODENAME $(pwd)\"\necho to-err >&2\nexit 3"));
+        launch(request("echo \"$SLURM_JOB_ID $SLURMD_NODENAME $(pwd)\"\necho to-err >&2\nexit 3"));
 
         JobCompleteRequest report = awaitReport(JOB);
         assertThat(report.getExitStatus()).isEqualTo(3 << 8);
@@ -99,7 +99,7 @@ class TestBatchLauncherWithoutPerl extends BatchLauncherTestBase {
         Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxr-xr-x"));
         Files.setOwner(work, user);
         Path jobDir = spool.jobDir(JOB);
-        launcher.launch(request(
+        launch(request(
                 "id -u\ntouch " + jobDir.resolve("planted") + " 2>/dev/null || echo denied\nexit 0",
                 USER,
                 USER,
@@ -115,7 +115,7 @@ class TestBatchLauncherWithoutPerl extends BatchLauncherTestBase {
     @Test
     void aCancelDuringThePrologEndsTheJobByTermBeforeItRunsWithSlurmsLineOnce() throws Exception {
         holdInProlog();
-        launcher.launch(request("touch ran\nexit 0"));
+        launch(request("touch ran\nexit 0"));
 
         // No pid yet: the job's own process delivers the end once it leads its session.
         launcher.terminate(JOB, dev.sluice.common.slurm.JobState.CANCELLED, 0);
@@ -142,7 +142,7 @@ class TestBatchLauncherWithoutPerl extends BatchLauncherTestBase {
     @Test
     void aSignalDuringThePrologIsDroppedAndTheJobsOwnExitStatusStands() throws Exception {
         holdInProlog();
-        launcher.launch(request("echo ran\nexit 138"));
+        launch(request("echo ran\nexit 138"));
 
         assertThat(launcher.signal(JOB, 10, false)).as("the job is here").isTrue();
         Files.createFile(work.resolve("release"));
@@ -155,7 +155,7 @@ class TestBatchLauncherWithoutPerl extends BatchLauncherTestBase {
 
     @Test
     void aSignalOnceTheJobRunsIsReportedAsThatSignalAndACancelAsCancelled() throws Exception {
-        launcher.launch(request("touch started\nsleep 30"));
+        launch(request("touch started\nsleep 30"));
         await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(work.resolve("started")));
 
         assertThat(launcher.signal(JOB, 10, false)).isTrue();
@@ -163,7 +163,7 @@ class TestBatchLauncherWithoutPerl extends BatchLauncherTestBase {
 
         outbox.delivered(JOB);
         Files.delete(work.resolve("started"));
-        launcher.launch(asDaemonUser("touch started\nsleep 30").restartCount(1).build());
+        launch(asDaemonUser("touch started\nsleep 30").restartCount(1).build());
         await().atMost(Duration.ofSeconds(30)).until(() -> Files.exists(work.resolve("started")));
         launcher.terminate(JOB, dev.sluice.common.slurm.JobState.CANCELLED, 1);
 

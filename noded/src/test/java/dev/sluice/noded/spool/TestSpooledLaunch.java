@@ -79,7 +79,7 @@ class TestSpooledLaunch {
                 .credential("token")
                 .build();
 
-        spool.saveLaunch(job);
+        spool.saveLaunch(job.jobId(), JobSpool.launchRecord(job));
 
         assertThat(spool.launch(5)).contains(job);
         LaunchBatchJobRequest onDisk = LaunchBatchJobRequest.parseFrom(
