@@ -107,6 +107,11 @@ class TestRegistrar {
     }
 
     private JobSpool startWith(FakeController controller, JobCompleteRequest... waiting) throws Exception {
+        return startWith(controller, Duration.ZERO, waiting);
+    }
+
+    private JobSpool startWith(FakeController controller, Duration reportInterval, JobCompleteRequest... waiting)
+            throws Exception {
         String name = InProcessServerBuilder.generateName();
         server = InProcessServerBuilder.forName(name)
                 .directExecutor()
@@ -141,7 +146,8 @@ class TestRegistrar {
                 "n1",
                 () -> RegisterNodeRequest.newBuilder().setName("n1").build(),
                 launcher,
-                outbox);
+                outbox,
+                reportInterval);
         registrar.start();
         return spool;
     }
@@ -219,5 +225,22 @@ class TestRegistrar {
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> spool.pendingReports().isEmpty());
         assertThat(controller.batchCalls).containsExactly(List.of(41, 42), List.of(42));
+    }
+
+    @Test
+    void endsThatFollowADeliveryWithinTheIntervalGoTogetherAtItsClose() throws Exception {
+        FakeController controller = new FakeController(true);
+        JobSpool spool = startWith(controller, Duration.ofMillis(500));
+        // After a quiet spell: at once, alone.
+        outbox.post(end(51));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> spool.pendingReports().isEmpty());
+        // Within the interval after that delivery: held until it closes, then in one call.
+        outbox.post(end(52));
+        outbox.post(end(53));
+        outbox.post(end(54));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> spool.pendingReports().isEmpty());
+        assertThat(controller.batchCalls).containsExactly(List.of(51), List.of(52, 53, 54));
     }
 }
