@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import java.util.Locale;
+import java.util.Map;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.output.MigrateResult;
@@ -71,12 +73,12 @@ public final class Database implements AutoCloseable {
      * update counts the driver no longer reports, is nothing here: no batch reads them. A URL
      * that sets {@code useBulkStmts} itself keeps its choice.
      */
-    static java.util.Map<String, String> driverProperties(String jdbcUrl) {
+    static Map<String, String> driverProperties(String jdbcUrl) {
         if (jdbcUrl.startsWith("jdbc:mariadb:")
-                && !jdbcUrl.toLowerCase(java.util.Locale.ROOT).contains("usebulkstmts=")) {
-            return java.util.Map.of("useBulkStmts", "true");
+                && !jdbcUrl.toLowerCase(Locale.ROOT).contains("usebulkstmts=")) {
+            return Map.of("useBulkStmts", "true");
         }
-        return java.util.Map.of();
+        return Map.of();
     }
 
     public DataSource dataSource() {

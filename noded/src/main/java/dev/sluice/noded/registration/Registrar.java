@@ -16,10 +16,12 @@ import io.grpc.ClientInterceptor;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,14 +78,7 @@ public final class Registrar implements AutoCloseable {
             Supplier<RegisterNodeRequest> registration,
             BatchLauncher launcher,
             Outbox outbox) {
-        this(
-                channel,
-                signer,
-                nodeName,
-                registration,
-                launcher,
-                outbox,
-                java.time.Duration.ofMillis(REPORT_INTERVAL_MS));
+        this(channel, signer, nodeName, registration, launcher, outbox, Duration.ofMillis(REPORT_INTERVAL_MS));
     }
 
     /** @param reportInterval the least time between two deliveries of job ends */
@@ -94,7 +89,7 @@ public final class Registrar implements AutoCloseable {
             Supplier<RegisterNodeRequest> registration,
             BatchLauncher launcher,
             Outbox outbox,
-            java.time.Duration reportInterval) {
+            Duration reportInterval) {
         this.reportIntervalNanos = reportInterval.toNanos();
         this.lastDelivery = System.nanoTime() - reportIntervalNanos;
         this.channel = channel;
@@ -193,13 +188,13 @@ public final class Registrar implements AutoCloseable {
     private void deliverReports() throws IOException {
         reportsAgainInMillis = 0;
         deliverPrologsDone();
-        if (outbox.reports().isEmpty()) {
+        if (!outbox.hasReports()) {
             return;
         }
         long wait = reportIntervalNanos - (System.nanoTime() - lastDelivery);
         if (wait > 0) {
             // Not woken by the ends that come meanwhile: they are what it waits for.
-            java.util.concurrent.locks.LockSupport.parkNanos(wait);
+            LockSupport.parkNanos(wait);
         }
         lastDelivery = System.nanoTime();
         List<JobCompleteRequest> reports = outbox.reports();

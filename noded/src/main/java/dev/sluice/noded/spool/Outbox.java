@@ -90,6 +90,13 @@ public final class Outbox {
         ring();
     }
 
+    /** Whether any report is posted and not yet acknowledged. */
+    public boolean hasReports() {
+        synchronized (pending) {
+            return !pending.isEmpty();
+        }
+    }
+
     /** Reports posted but not yet acknowledged, first posted first. */
     public List<JobCompleteRequest> reports() {
         synchronized (pending) {
