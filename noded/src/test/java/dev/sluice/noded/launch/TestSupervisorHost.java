@@ -193,8 +193,11 @@ class TestSupervisorHost {
         // The launcher reports an end under the monitor a launch holds while it waits for its
         // answer: a report run where answers are read would hold that answer up for good.
         Object monitor = new Object();
+        Path release = spool.resolve("release40");
         try (SupervisorHost host = supervisor.host().orElseThrow()) {
-            var first = host.start(request(spool.resolve("job00040"), List.of("/bin/sh", "-c", "exit 0")));
+            // Held until the report is attached: a job that ended first would have the report run
+            // at once on this thread, before the monitor is taken.
+            var first = host.start(request(spool.resolve("job00040"), untilReleased(release, "exit 0")));
             var reported = first.ended().thenRun(() -> {
                 synchronized (monitor) {
                     // the report
@@ -202,6 +205,7 @@ class TestSupervisorHost {
             });
             SupervisorHost.Started second;
             synchronized (monitor) {
+                Files.createFile(release);
                 await().atMost(Duration.ofSeconds(10)).until(() -> first.ended().isDone());
                 second = host.start(request(spool.resolve("job00041"), List.of("/bin/sh", "-c", "exit 0")));
                 assertThat(second.pid()).isPositive();
